@@ -67,3 +67,8 @@ def test_round_trip_through_dict():
     cfg = load_config(CONFIGS / "paper.yaml")
     assert config_from_dict(cfg.to_dict()) == cfg
     assert dataclasses.asdict(Config()) == Config().to_dict()
+
+
+def test_enumerated_value_lists_choices():
+    with pytest.raises(UserError, match=r"'train.kl_estimator' must be one of full, k1, k3; got 'k9'"):
+        load_config(None, ["train.kl_estimator=k9"])

@@ -20,6 +20,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "End-to-end demo on the embedded model (what `make demo` runs)."),
     "check-format": ("check_format", "Check seven-tag structural compliance of solutions in a JSONL file."),
     "generate": ("generate", "Generate solutions for problems in a JSONL file with the configured model."),
+    "sft": ("sft", "Stage 1: LoRA fine-tuning on seven-tag solutions (--baseline: the paper's SFT condition)."),
+    "train": ("train", "Stages 2-3: the refine loop (Algorithm 1, Eq. 2), resumable."),
+    "verify": ("verify", "Find the first erroneous step of each solution (LLM judge or symbolic) and its reward."),
+    "serve": ("serve", "OpenAI-compatible HTTP server (/v1/chat/completions) over a local model."),
+    "benchmarks": ("benchmarks", "List the benchmarks with their item counts and answer types."),
+    "score-answers": ("score_answers", "Score predictions against gold answers (JSONL {gold, pred, type})."),
+    "feedback": ("feedback", "Structured feedback (re-read, retrieved formulas, executed code) for verdicts in a JSONL."),
+    "sandbox": ("sandbox", "Run one Python file in the sandbox and print the JSON result."),
+    "eval": ("eval", "Evaluate conditions (cot, sft, dpo, ours) on benchmarks; resumable."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

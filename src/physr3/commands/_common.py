@@ -15,3 +15,15 @@ def add_config_arguments(parser: argparse.ArgumentParser) -> None:
 
 def config_from_args(args: argparse.Namespace) -> Config:
     return load_config(args.config, args.overrides)
+
+
+def resume_config(run_dir: str, overrides: list[str]) -> Config:
+    """The config a run folder recorded, with overrides (e.g. a larger train.max_steps) applied on top."""
+    from pathlib import Path
+
+    from physr3.errors import UserError
+
+    path = Path(run_dir) / "config.yaml"
+    if not path.is_file():
+        raise UserError(f"{run_dir}: not a run folder (no config.yaml)")
+    return load_config(path, overrides)

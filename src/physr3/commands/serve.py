@@ -1,0 +1,66 @@
+"""`physr3 serve`: an OpenAI-compatible HTTP server over a local model (the embedded SmolLM2 by default).
+
+    physr3 serve --port 8000                                  # embedded model on 127.0.0.1:8000
+    physr3 serve --model runs/try1/policy --port 8001         # a local HF folder (or model.adapter=...)
+    physr3 serve --port 0 --responder diff-judge --delay-s 1  # test/benchmark stand-in judge, no model
+
+Clients use base URL `http://HOST:PORT/v1` (e.g. `verifier.judge_base_url`). The first line printed is
+`physr3 serve: serving MODEL on URL`, so a script starting it with `--port 0` can read the bound port.
+`--responder echo|diff-judge|script:RULES.json` and `--delay-s` exist for tests and benchmarks only (see
+`physr3.llm.serve`); `model` (the default) serves the configured model.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from physr3.commands._common import add_config_arguments, config_from_args
+from physr3.llm.serve import EngineResponder, OpenAIServer, build_test_responder
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_config_arguments(parser)
+    parser.add_argument("--model", help="Model to serve (sets model.name_or_path): HF id, local folder or 'embedded'.")
+    parser.add_argument("--host", default="127.0.0.1", help="Interface to bind (default 127.0.0.1: this machine only).")
+    parser.add_argument("--port", type=int, default=8000, help="Port (0 = any free port; the URL is printed).")
+    parser.add_argument("--served-model-name", help="Name reported by /v1/models and in replies.")
+    parser.add_argument("--responder", default="model",
+                        help="model (default) | echo | diff-judge | script:RULES.json (the last three: tests only).")
+    parser.add_argument("--delay-s", type=float, default=0.0,
+                        help="Sleep this long in every chat request (benchmarks: a slow remote judge).")
+    parser.add_argument("--verbose", action="store_true", help="Log every request to stderr.")
+
+
+def main(args: argparse.Namespace) -> int:
+    cfg = config_from_args(args)
+    if args.model:
+        cfg.model.name_or_path = args.model
+    if args.responder == "model":
+        from physr3.models.engine import build_engine
+
+        responder = EngineResponder(build_engine(cfg), default_max_tokens=cfg.generation.max_new_tokens,
+                                    max_batch=cfg.generation.batch_size)
+        name = args.served_model_name or cfg.model.name_or_path
+    else:
+        try:
+            responder = build_test_responder(args.responder)
+        except (ValueError, OSError) as exc:
+            from physr3.errors import UserError
+
+            raise UserError(str(exc)) from None
+        name = args.served_model_name or f"physr3-{args.responder.split(':', 1)[0]}"
+    try:
+        server = OpenAIServer(responder, host=args.host, port=args.port, model_name=name, delay_s=args.delay_s,
+                              default_max_tokens=cfg.generation.max_new_tokens, verbose=args.verbose)
+    except OSError as exc:
+        from physr3.errors import UserError
+
+        raise UserError(f"cannot bind {args.host}:{args.port}: {exc.strerror or exc}") from None
+    print(f"physr3 serve: serving {name} on {server.url}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("physr3 serve: stopped", flush=True)
+    finally:
+        server._httpd.server_close()
+    return 0

@@ -1,0 +1,28 @@
+"""`physr3 train`: the refine loop (Algorithm 1, Eq. 2) from a Stage 1 adapter; `--resume runs/NAME` continues."""
+
+from __future__ import annotations
+
+import argparse
+
+from physr3.commands._common import add_config_arguments, config_from_args, resume_config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--data", help="Training JSONL with ground truth (sets train.data).")
+    parser.add_argument("--sft-adapter", help="Stage 1 adapter folder (sets train.sft_adapter).")
+    parser.add_argument("--resume", metavar="RUN_DIR", help="Continue from the run folder's latest checkpoint.")
+    parser.add_argument("--no-progress", action="store_true", help="No progress bar.")
+    add_config_arguments(parser)
+
+
+def main(args: argparse.Namespace) -> int:
+    from physr3.train.refine_trainer import run_refine
+
+    cfg = resume_config(args.resume, args.overrides) if args.resume else config_from_args(args)
+    if args.data:
+        cfg.train.data = args.data
+    if args.sft_adapter:
+        cfg.train.sft_adapter = args.sft_adapter
+    run_dir = run_refine(cfg, progress=not args.no_progress)
+    print(f"train: policy adapter saved to {run_dir / 'adapter'}; metrics in {run_dir / 'metrics.jsonl'}")
+    return 0

@@ -1,0 +1,307 @@
+"""Benchmarks as `list[Problem]`: a small registry of loaders over the data the project ships in `data/`.
+
+`@register_benchmark("name")` adds a loader (a duplicate name is refused); `load_benchmark(name)`
+returns its problems and an unknown name lists the valid ones. A loader takes an optional `path` (a
+file overriding the shipped data; required where the data is not shipped).
+
+| name         | items | source (see data/README.md)                                                 |
+|--------------|-------|-----------------------------------------------------------------------------|
+| jeebench     | 123   | JEEBench physics: MCQ -> mcq, MCQ(multiple) -> mcq_multi, Integer, Numeric  |
+| mmlu-hs      | 173   | MMLU high_school_physics, test + val + dev                                  |
+| mmlu-college | 118   | MMLU college_physics, test + val + dev (the paper's 118)                    |
+| scieval      | 164   | SciEval static valid set, physics                                           |
+| physicsqa    | user  | not public: a JSONL file you supply (format below)                          |
+| synth-test   | user  | a generated test set (`physr3 synth`), JSONL                                |
+
+Choices, stated once:
+- Question text: for multiple-choice items `Problem.question` is the stem without the options and
+  `Problem.options` holds the option texts (A, B, ... by position); `format_question` renders both.
+  JEEBench items whose options cannot be parsed keep the full text and `options=None` (none today).
+- MMLU duplicates are kept (the paper counts all rows) and flagged in `extra`: `duplicate_of` names the
+  first identical row (same stem, options and gold); `same_stem_as` names an earlier row with the same
+  stem but different options. `drop_duplicates` removes the `duplicate_of` rows. The paper's 170 for
+  high-school physics matches no split combination; we report all 173 rows.
+- PhysicsQA and generated sets: JSONL in the `Problem` format (one object per line: `id`, `question`,
+  `answer`, optional `answer_type` (default numeric_unit), `options`, `domain`, `solution`, ...).
+  The path comes from the `path` argument, a `name=FILE` spec (`eval.benchmarks=[physicsqa=pqa.jsonl]`)
+  or an environment variable (`PHYSR3_PHYSICSQA`, `PHYSR3_SYNTH_TEST`). A path to any `.jsonl` file
+  also works as a benchmark name.
+
+Data location: `physr3.paths.data_dir()` — `$PHYSR3_DATA_DIR` if set, else the repository's `data/`
+folder next to `src/` (a clone or an editable install). The data is not bundled into wheels today: part
+of it is CC BY-NC-SA (OpenStax) while the package is MIT, and the repository keeps one copy.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from physr3.errors import UserError
+from physr3.paths import data_dir
+from physr3.problems import Problem, read_problems
+
+LETTERS = "ABCDEFGH"
+
+
+def data_path(*parts: str) -> Path:
+    """A file under the data folder; a clear error when it is missing."""
+    path = data_dir().joinpath(*parts)
+    if not path.exists():
+        raise UserError(f"data file missing: {path}")
+    return path
+
+
+# ---- registry ------------------------------------------------------------------------------------
+
+Loader = Callable[..., list[Problem]]
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    """A registered benchmark: its loader, a one-line description, and where a user file comes from."""
+
+    name: str
+    loader: Loader
+    description: str
+    env: str | None = None  # environment variable naming the file, for user-supplied sets
+
+    def load(self, path: str | os.PathLike | None = None) -> list[Problem]:
+        return self.loader(path=path)
+
+
+BENCHMARKS: dict[str, Benchmark] = {}
+
+
+def register_benchmark(name: str, description: str = "", env: str | None = None) -> Callable[[Loader], Loader]:
+    """Decorator: register `loader(path=None) -> list[Problem]` under `name`; a duplicate name is an error."""
+
+    def wrap(loader: Loader) -> Loader:
+        if name in BENCHMARKS:
+            raise ValueError(f"benchmark {name!r} is already registered")
+        doc = description or (loader.__doc__ or "").strip().splitlines()[0]
+        BENCHMARKS[name] = Benchmark(name, loader, doc, env)
+        return loader
+
+    return wrap
+
+
+def benchmark_names() -> list[str]:
+    return list(BENCHMARKS)
+
+
+def get_benchmark(name: str) -> Benchmark:
+    if name not in BENCHMARKS:
+        raise UserError(f"unknown benchmark {name!r}; valid: {', '.join(BENCHMARKS)} (or a path to a .jsonl file)")
+    return BENCHMARKS[name]
+
+
+def parse_spec(spec: str) -> tuple[str, str | None]:
+    """`"name"` -> (name, None); `"name=FILE"` -> (name, FILE)."""
+    name, sep, path = spec.partition("=")
+    return name.strip(), (path.strip() or None) if sep else None
+
+
+def load_benchmark(spec: str, path: str | os.PathLike | None = None) -> list[Problem]:
+    """Problems of a benchmark given as `name`, `name=FILE` or a path to a `.jsonl` file."""
+    name, spec_path = parse_spec(spec)
+    if name not in BENCHMARKS and name.endswith(".jsonl") and spec_path is None:
+        return load_jsonl_set(name, source=Path(name).stem)
+    return get_benchmark(name).load(path if path is not None else spec_path)
+
+
+def type_counts(problems: list[Problem]) -> dict[str, int]:
+    """Items per answer type, in a fixed order."""
+    counts = Counter(p.answer_type for p in problems)
+    order = ("mcq", "mcq_multi", "integer", "numeric", "numeric_unit")
+    return {t: counts[t] for t in order if counts[t]}
+
+
+def format_question(problem: Problem) -> str:
+    """The question as shown to a model: the stem, then `(A) ...` lines when the item has options."""
+    if not problem.options:
+        return problem.question
+    lines = [f"({LETTERS[i]}) {opt}" for i, opt in enumerate(problem.options)]
+    return problem.question.rstrip() + "\n\n" + "\n".join(lines)
+
+
+def drop_duplicates(problems: list[Problem]) -> list[Problem]:
+    """Problems without the rows flagged `duplicate_of` (exact repeats of an earlier row)."""
+    return [p for p in problems if "duplicate_of" not in p.extra]
+
+
+# ---- user-supplied JSONL sets --------------------------------------------------------------------
+
+
+def _user_path(path: str | os.PathLike | None, env: str, name: str, hint: str) -> Path:
+    chosen = path or os.environ.get(env)
+    if not chosen:
+        raise UserError(f"benchmark {name!r} needs a file: pass {name}=FILE.jsonl or set {env}=FILE.jsonl ({hint})")
+    chosen = Path(chosen).expanduser()
+    if not chosen.is_file():
+        raise UserError(f"benchmark {name!r}: file not found: {chosen}")
+    return chosen
+
+
+def load_jsonl_set(path: str | os.PathLike, source: str) -> list[Problem]:
+    """A JSONL file of `Problem` records; `source` is filled in where a line leaves it empty."""
+    problems = read_problems(path)
+    for p in problems:
+        p.source = p.source or source
+    return problems
+
+
+# ---- JEEBench ------------------------------------------------------------------------------------
+
+JEEBENCH_TYPES = {"MCQ": "mcq", "MCQ(multiple)": "mcq_multi", "Integer": "integer", "Numeric": "numeric"}
+# An option marker at the start of a line: (A), [A], $[\mathrm{A}]$ or "$[\mathrm{A}] \quad x$".
+_JEE_OPTION = re.compile(r"^[ \t]*(\$?)[ \t]*[(\[][ \t]*(?:\\mathrm\{)?([A-D])\}?[ \t]*[)\]][ \t]*", re.M)
+
+
+def split_jee_options(text: str) -> tuple[str, list[str]] | None:
+    """(stem, [A, B, C, D] option texts) from a JEEBench question, or None unless A-D appear in order."""
+    markers = list(_JEE_OPTION.finditer(text))
+    for start in range(len(markers) - 3):
+        run = markers[start:start + 4]
+        if "".join(m.group(2) for m in run) != "ABCD":
+            continue
+        options = []
+        for i, m in enumerate(run):
+            end = run[i + 1].start() if i + 1 < len(run) else len(text)
+            body = text[m.end():end].strip()
+            body = re.sub(r"^\\quad\s*", "", body)
+            if m.group(1):  # the marker sat inside math: reopen it
+                body = "$" + body if body.count("$") % 2 else body
+            options.append(body.strip())
+        return text[:run[0].start()].rstrip(), options
+    return None
+
+
+@register_benchmark("jeebench", "JEEBench physics (JEE Advanced 2016-2023): mcq, mcq_multi, integer, numeric")
+def load_jeebench(path: str | os.PathLike | None = None) -> list[Problem]:
+    """JEEBench physics items (123)."""
+    source = Path(path) if path else data_path("jeebench", "dataset_phy.json")
+    rows = json.loads(source.read_text(encoding="utf-8"))
+    problems = []
+    for row in rows:
+        if row.get("subject") != "phy":
+            continue
+        answer_type = JEEBENCH_TYPES[row["type"]]
+        question, options = row["question"], None
+        if answer_type in ("mcq", "mcq_multi"):
+            split = split_jee_options(question)
+            if split is not None:
+                question, options = split
+        year, paper = re.search(r"(\d{4}) Paper (\d)", row["description"]).groups()
+        problems.append(Problem(
+            id=f"jeebench/{year}-p{paper}-q{row['index']}", question=question, answer=row["gold"],
+            answer_type=answer_type, options=options, source="jeebench",
+            extra={"description": row["description"], "index": row["index"], "jee_type": row["type"]},
+        ))
+    return problems
+
+
+# ---- MMLU ----------------------------------------------------------------------------------------
+
+MMLU_SPLITS = ("test", "val", "dev")
+
+
+def load_mmlu_subject(subject: str, name: str, root: Path | None = None) -> list[Problem]:
+    """All splits of one MMLU subject (test, val, dev order), duplicates flagged in `extra`."""
+    root = root or data_path("mmlu_physics")
+    problems: list[Problem] = []
+    first_row: dict[tuple, str] = {}
+    first_stem: dict[str, str] = {}
+    for split in MMLU_SPLITS:
+        path = root / split / f"{subject}_{split}.csv"
+        if not path.is_file():
+            raise UserError(f"data file missing: {path}")
+        with open(path, encoding="utf-8", newline="") as fh:
+            for i, cells in enumerate(csv.reader(fh)):
+                if len(cells) != 6 or cells[5].strip() not in "ABCD":
+                    raise UserError(f"{path}: row {i + 1}: expected 6 columns ending in a letter A-D")
+                stem, options, gold = cells[0], cells[1:5], cells[5].strip()
+                pid = f"{name}/{split}/{i}"
+                extra: dict = {"split": split, "row": i}
+                key = (stem.strip(), *(o.strip() for o in options), gold)
+                if key in first_row:
+                    extra["duplicate_of"] = first_row[key]
+                else:
+                    first_row[key] = pid
+                    if stem.strip() in first_stem:
+                        extra["same_stem_as"] = first_stem[stem.strip()]
+                first_stem.setdefault(stem.strip(), pid)
+                problems.append(Problem(id=pid, question=stem, answer=gold, answer_type="mcq", options=options,
+                                        source=f"mmlu:{subject}", extra=extra))
+    return problems
+
+
+@register_benchmark("mmlu-hs", "MMLU high_school_physics, test+val+dev (151+17+5); duplicates flagged")
+def load_mmlu_hs(path: str | os.PathLike | None = None) -> list[Problem]:
+    """MMLU high-school physics (173 rows)."""
+    return load_mmlu_subject("high_school_physics", "mmlu-hs", Path(path) if path else None)
+
+
+@register_benchmark("mmlu-college", "MMLU college_physics, test+val+dev (102+11+5); duplicates flagged")
+def load_mmlu_college(path: str | os.PathLike | None = None) -> list[Problem]:
+    """MMLU college physics (118 rows)."""
+    return load_mmlu_subject("college_physics", "mmlu-college", Path(path) if path else None)
+
+
+# ---- SciEval -------------------------------------------------------------------------------------
+
+_SCIEVAL_OPTIONS = re.compile(r"\n\nA\. (.*)\nB\. (.*)\nC\. (.*)\nD\. (.*)\n\nAnswer:\s*$", re.S)
+SCIEVAL_DOMAINS = {
+    "Mechanics": ("Motion", "Work and Energy", "Forces", "Momentum", "Fluid", "Rotational", "Circular"),
+    "Electromagnetism": ("Electric", "Circuits", "Magnetism", "Electromagnetic"),
+    "Thermodynamics": ("Heat", "Thermodynamics"),
+    "Waves & Optics": ("Sound", "Light", "Refraction", "Interference", "Waves"),
+    "Modern Physics": ("Subatomic", "Atomic"),
+}
+
+
+def _scieval_domain(topic: str) -> str:
+    return next((d for d, keys in SCIEVAL_DOMAINS.items() if any(k in topic for k in keys)), "")
+
+
+@register_benchmark("scieval", "SciEval static valid set, physics (164 mcq)")
+def load_scieval(path: str | os.PathLike | None = None) -> list[Problem]:
+    """SciEval physics (164 multiple-choice items)."""
+    source = Path(path) if path else data_path("scieval", "scieval-valid-physics.json")
+    problems = []
+    for row in json.loads(source.read_text(encoding="utf-8")):
+        if row.get("category") != "physics":
+            continue
+        m = _SCIEVAL_OPTIONS.search(row["question"])
+        question, options = (row["question"][:m.start()], list(m.groups())) if m else (row["question"], None)
+        problems.append(Problem(
+            id=f"scieval/{row['id']}", question=question.strip(), answer="".join(row["answer"]), answer_type="mcq",
+            options=[o.strip() for o in options] if options else None, domain=_scieval_domain(row["topic"]),
+            source="scieval", extra={"topic": row["topic"], "ability": row["ability"]},
+        ))
+    return problems
+
+
+# ---- user-supplied sets (registered last, so listings show the shipped ones first) ------------------
+
+
+@register_benchmark("physicsqa", "PhysicsQA (not public): your JSONL file in the Problem format", env="PHYSR3_PHYSICSQA")
+def load_physicsqa(path: str | os.PathLike | None = None) -> list[Problem]:
+    """PhysicsQA from a user-supplied JSONL file (lines: id, question, answer, answer_type, options)."""
+    chosen = _user_path(path, "PHYSR3_PHYSICSQA", "physicsqa",
+                        "PhysicsQA is not public; lines {\"id\", \"question\", \"answer\", \"answer_type\"}")
+    return load_jsonl_set(chosen, "physicsqa")
+
+
+@register_benchmark("synth-test", "generated test set (physr3 synth split=test): JSONL in the Problem format",
+                    env="PHYSR3_SYNTH_TEST")
+def load_synth_test(path: str | os.PathLike | None = None) -> list[Problem]:
+    """A generated test set from a JSONL file written by `physr3 synth`."""
+    chosen = _user_path(path, "PHYSR3_SYNTH_TEST", "synth-test", "write one with `physr3 synth`")
+    return load_jsonl_set(chosen, "synth-test")

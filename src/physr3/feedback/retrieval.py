@@ -1,0 +1,81 @@
+"""Conceptual-misapplication (CM) feedback: retrieve the governing law from the formula knowledge base.
+
+As in the paper (section 3.3; Appendix C's FeedbackRAGAgent over ChromaDB with all-MiniLM-L6-v2): a query
+made of the erroneous step, the verifier's explanation and the problem is run against a persistent ChromaDB
+collection of the formula corpus (`physr3.feedback.knowledge`), and the top-k formulas are combined with
+the explanation into feedback that names the law to use. Deviations: the paper has LLaMA 3.2 3B phrase
+the feedback from the retrieved text; we compose it from a template (no model call, deterministic, free),
+and our corpus is OpenStax *University Physics* instead of the NEET formula PDF.
+
+The query puts the step and the explanation first: MiniLM reads at most 256 word pieces, so a long
+problem statement would otherwise push out the two parts that name the misapplied concept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from physr3.feedback.knowledge import KnowledgeEntry, load_corpus
+from physr3.paths import cache_dir
+
+
+def default_store_dir() -> Path:
+    return cache_dir() / "feedback_chroma"
+
+
+def build_query(question: str, step_text: str | None, explanation: str) -> str:
+    """The retrieval query: erroneous step, explanation, then the problem (see the module docstring)."""
+    return "\n".join(p.strip() for p in (step_text or "", explanation, question) if p and p.strip())
+
+
+@dataclass
+class FormulaRetriever:
+    """Top-k formulas for a query from the persistent Chroma store; the store opens on first use."""
+
+    store_dir: str | None = None
+    corpus_dir: str | None = None
+    embedder: str = "minilm"
+    top_k: int = 3
+
+    def __post_init__(self) -> None:
+        self._store = None
+
+    @property
+    def store(self):
+        if self._store is None:
+            from physr3.retrieval.chroma_store import ChromaStore, Document
+            from physr3.retrieval.embedding import get_embedder
+
+            entries = load_corpus(self.corpus_dir)
+            docs = [Document(e.id, e.text, _metadata(e)) for e in entries]
+            self._store = ChromaStore.open(self.store_dir or default_store_dir(), docs, get_embedder(self.embedder))
+        return self._store
+
+    def search(self, query: str, k: int | None = None) -> list[dict]:
+        """[{id, name, latex, source, text, score, rank}], best first."""
+        return [{"id": m.id, "name": m.metadata.get("name", ""), "latex": m.metadata.get("latex", ""),
+                 "source": m.metadata.get("source", ""), "text": m.text, "score": round(m.score, 4),
+                 "rank": m.rank} for m in self.store.query(query, self.top_k if k is None else k)]
+
+
+def _metadata(e: KnowledgeEntry) -> dict:
+    return {"name": e.name, "latex": e.latex, "source": e.source, "kind": e.kind}
+
+
+def retrieval_feedback(step: int, step_text: str | None, explanation: str, retrieved: list[dict]) -> str:
+    """Feedback text for a conceptual error: the explanation, the retrieved laws, and what to do."""
+    lines = [f"Step {step} applies the wrong physical principle or equation."]
+    if step_text:
+        lines.append(f'You wrote: "Step {step}: {step_text.strip()}"')
+    if explanation.strip():
+        lines.append(f"Why it is wrong: {explanation.strip()}")
+    if retrieved:
+        top = retrieved[0]
+        lines.append(f"The law that governs this situation is most likely {top['name']}: {top['latex']} "
+                     f"({top['source']}).")
+        lines.append("Relevant formulas from the formula sheet:")
+        lines += [f"{i}. {r['name']}: {r['latex']} ({r['source']})" for i, r in enumerate(retrieved, 1)]
+    lines.append(f"Check which law applies and under which conditions, rewrite Step {step} with it, and redo "
+                 "every step that depends on it.")
+    return "\n".join(lines)

@@ -1,0 +1,194 @@
+"""Batched generation over chat conversations with transformers, behind the `Engine` interface.
+
+`TransformersEngine.generate(conversations, params)` renders each conversation with the tokenizer's chat
+template (which `loading.load_model` has given our default system prompt), sorts the prompts by length so a
+batch holds similar lengths, pads them on the LEFT (so every row's last prompt token sits at the same
+position and decoding continues from it), and calls `model.generate` one chunk of `batch_size` at a time.
+Results come back in the caller's order.
+
+What a `Completion` holds, precisely:
+- `text`: the decoded continuation without special tokens, cut right after the first stop string (the stop
+  string is kept) or at end-of-sequence.
+- `token_ids`: the generated ids up to and including the token that completes the stop string, or the
+  end-of-sequence token when the model emitted one (so `text` may lack a few trailing characters of the
+  last token, e.g. the newline of a ">\\n" token).
+- `finish_reason`: "stop" (end-of-sequence or a stop string) or "length" (hit `max_new_tokens`).
+- `logprobs` (when `params.return_logprobs`): log p(token | prefix) of each returned token under the
+  model's RAW distribution (temperature 1, no top-p), i.e. what a teacher-forced forward pass gives; these
+  are what policy-gradient losses need, whatever temperature was used to sample.
+
+Sampling: `temperature == 0` is greedy; otherwise multinomial sampling with temperature and top-p (top-k
+off). A `seed` makes a call reproducible for the same inputs and batch size (the global RNG state is
+restored afterwards); different batch sizes batch prompts differently and so draw differently.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from physr3.config import Config, GenerationConfig
+from physr3.models.types import FINAL_ANSWER_STOP, Completion, Conversation, Engine, SamplingParams
+
+
+class TransformersEngine:
+    """`Engine` over a transformers causal LM: left-padded batches of `batch_size` prompts."""
+
+    def __init__(self, model: Any, tokenizer: Any, batch_size: int = 8, sort_by_length: bool = True):
+        if batch_size < 1:
+            raise ValueError(f"batch_size must be >= 1, got {batch_size}")
+        self.model = model
+        self.tokenizer = tokenizer
+        self.batch_size = batch_size
+        self.sort_by_length = sort_by_length
+        self.pad_id = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+        self.eos_ids = _eos_ids(model, tokenizer)
+
+    # -------------------------------------------------------------------------------------------- prompts
+    def render(self, conversation: Conversation) -> str:
+        """The prompt text for one conversation: chat template plus the assistant header."""
+        return self.tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True)
+
+    def encode(self, conversation: Conversation) -> list[int]:
+        return self.tokenizer(self.render(conversation), add_special_tokens=False)["input_ids"]
+
+    # -------------------------------------------------------------------------------------------- generation
+    def generate(self, conversations: list[Conversation], params: SamplingParams) -> list[Completion]:
+        import torch
+
+        prompts = [self.encode(c) for c in conversations]
+        order = list(range(len(prompts)))
+        if self.sort_by_length:
+            order.sort(key=lambda i: -len(prompts[i]))  # longest first: a memory problem shows up at once
+        results: list[Completion | None] = [None] * len(prompts)
+        device = self.model.device
+        fork_devices = [device] if device.type == "cuda" else []
+        with torch.inference_mode(), torch.random.fork_rng(devices=fork_devices):
+            if params.seed is not None:
+                torch.manual_seed(params.seed)
+            for start in range(0, len(order), self.batch_size):
+                chunk = order[start : start + self.batch_size]
+                for i, completion in zip(chunk, self._generate_batch([prompts[i] for i in chunk], params)):
+                    results[i] = completion
+        return [r for r in results if r is not None]
+
+    def _generation_config(self, params: SamplingParams) -> Any:
+        gen = copy.deepcopy(self.model.generation_config)
+        sample = params.temperature > 0
+        gen.max_new_tokens = params.max_new_tokens
+        gen.do_sample = sample
+        gen.temperature = params.temperature if sample else None
+        gen.top_p = params.top_p if sample else None
+        gen.top_k = 0 if sample else None
+        gen.num_beams = 1
+        gen.eos_token_id = sorted(self.eos_ids)
+        gen.pad_token_id = self.pad_id
+        gen.stop_strings = [s for s in params.stop if s] or None
+        gen.return_dict_in_generate = True
+        gen.output_logits = params.return_logprobs
+        gen.output_scores = False
+        return gen
+
+    def _generate_batch(self, prompts: list[list[int]], params: SamplingParams) -> list[Completion]:
+        import torch
+
+        width = max(len(p) for p in prompts)
+        input_ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
+        attention_mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        for row, ids in enumerate(prompts):
+            input_ids[row, width - len(ids) :] = torch.tensor(ids, dtype=torch.long)
+            attention_mask[row, width - len(ids) :] = 1
+        gen = self._generation_config(params)
+        out = self.model.generate(
+            input_ids=input_ids.to(self.model.device),
+            attention_mask=attention_mask.to(self.model.device),
+            generation_config=gen,
+            tokenizer=self.tokenizer if gen.stop_strings else None,
+        )
+        new = out.sequences[:, width:].cpu()
+        logprobs = None
+        if params.return_logprobs:
+            steps = [
+                torch.log_softmax(step.float(), dim=-1).gather(-1, new[:, t : t + 1].to(step.device)).squeeze(-1)
+                for t, step in enumerate(out.logits)
+            ]
+            logprobs = torch.stack(steps, dim=1).cpu() if steps else torch.zeros((len(prompts), 0))
+        completions = []
+        for row, ids in enumerate(prompts):
+            token_ids, text, reason = self._cut(new[row].tolist(), params.stop)
+            lp = logprobs[row, : len(token_ids)].tolist() if logprobs is not None else None
+            completions.append(Completion(text, token_ids, reason, len(ids), lp))
+        return completions
+
+    def _cut(self, ids: list[int], stops: tuple[str, ...]) -> tuple[list[int], str, str]:
+        """Trim generated ids at end-of-sequence or after the first stop string; returns (ids, text, reason)."""
+        reason = "length"
+        for k, tok in enumerate(ids):
+            if tok in self.eos_ids:
+                ids, reason = ids[: k + 1], "stop"
+                break
+        text = self._decode(ids)
+        hit = _first_stop(text, stops)
+        if hit is None:
+            return ids, text, reason
+        end = hit
+        k = len(ids)
+        while k > 1 and _first_stop(self._decode(ids[: k - 1]), stops) is not None:
+            k -= 1  # drop tokens after the one that completes the stop string
+        return ids[:k], text[:end], "stop"
+
+    def _decode(self, ids: list[int]) -> str:
+        return self.tokenizer.decode(ids, skip_special_tokens=True)
+
+
+def _first_stop(text: str, stops: tuple[str, ...]) -> int | None:
+    """End offset of the earliest stop string in `text`, or None."""
+    best = None
+    for s in stops:
+        if not s:
+            continue
+        i = text.find(s)
+        if i >= 0 and (best is None or i + len(s) < best):
+            best = i + len(s)
+    return best
+
+
+def _eos_ids(model: Any, tokenizer: Any) -> set[int]:
+    ids: set[int] = set()
+    for value in (getattr(model.generation_config, "eos_token_id", None), tokenizer.eos_token_id):
+        if isinstance(value, int):
+            ids.add(value)
+        elif isinstance(value, list | tuple):
+            ids.update(int(v) for v in value)
+    return ids
+
+
+def params_from_config(gen: GenerationConfig, seed: int | None = None, return_logprobs: bool = False) -> SamplingParams:
+    """SamplingParams from the `generation` config section."""
+    return SamplingParams(
+        max_new_tokens=gen.max_new_tokens,
+        temperature=gen.temperature,
+        top_p=gen.top_p,
+        stop=(FINAL_ANSWER_STOP,) if gen.stop_at_final_answer else (),
+        return_logprobs=return_logprobs,
+        seed=seed,
+    )
+
+
+def build_engine(cfg: Config) -> Engine:
+    """The engine named by `cfg.generation.engine`, with the model of `cfg.model` loaded."""
+    from physr3.errors import UserError
+
+    name = cfg.generation.engine
+    if cfg.generation.batch_size < 1:
+        raise UserError(f"generation.batch_size={cfg.generation.batch_size}: expected an integer >= 1")
+    if name == "transformers":
+        from physr3.models.loading import load_model
+
+        model, tokenizer = load_model(cfg.model)
+        return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+    if name == "vllm":
+        from physr3.models.vllm_engine import VLLMEngine
+
+        return VLLMEngine.from_config(cfg.model)
+    raise UserError(f"generation.engine={name!r}: expected transformers or vllm")

@@ -1,0 +1,85 @@
+"""Prompts the policy sees: the solve prompt for a problem, with the seven-tag format instruction.
+
+`build_solve_conversation(problem, format_instruction)` returns the chat conversation for a first attempt:
+one user message with the question (multiple-choice options rendered as "A) ...", one per line) and, when
+asked, the format instruction. The system prompt is not added here: the chat template supplies
+`ModelConfig.system_prompt` (see `models.loading.apply_system_prompt`), so every engine and the trainers
+see the same prompt for the same conversation.
+
+The format instruction names the seven tags in order, the `Step k:` numbering that runs across the six
+reasoning sections, and shows one short example rendered by `solution.render_solution`, so the example is
+compliant by construction.
+"""
+
+from __future__ import annotations
+
+import string
+
+from physr3.models.types import Conversation
+from physr3.problems import Problem
+from physr3.solution import render_solution
+
+_EXAMPLE = render_solution(
+    {
+        "given": ["m = 2.0 kg (mass of the block)", "F = 10 N (horizontal force; surface frictionless)"],
+        "find": ["a, the acceleration of the block"],
+        "concept": ["Newton's second law; friction is absent, so F is the net force."],
+        "governing_equation": ["a = F / m"],
+        "substitution": ["a = (10 N) / (2.0 kg)"],
+        "calculation": ["a = 5.0 m/s^2"],
+    },
+    "5.0 m/s^2",
+)
+
+FORMAT_INSTRUCTION = (
+    "Write your solution in exactly these seven sections, in this order, each opened and closed once:\n"
+    "<given> the known quantities with units; <find> the unknown asked for; <concept> the physical "
+    "principle that applies; <governing_equation> the equation(s) used; <substitution> the known values "
+    "put into the equation; <calculation> the arithmetic to the result; <final_answer> the answer only.\n"
+    "Every line in the first six sections is a numbered step \"Step k: ...\" on its own line, numbered "
+    "1, 2, 3, ... without gaps across all sections. <final_answer> holds no step: just the value with its "
+    "unit, or the option letter(s) for a multiple-choice question.\n"
+    "Example:\n" + _EXAMPLE
+)
+
+MCQ_NOTE = "Choose the correct option(s); put the letter(s) in <final_answer>, e.g. <final_answer>B</final_answer>."
+
+
+def option_letter(index: int) -> str:
+    return string.ascii_uppercase[index]
+
+
+def render_question(problem: Problem) -> str:
+    """The question text with its options as lines "A) ...", "B) ..."."""
+    lines = [problem.question.strip()]
+    if problem.options:
+        lines.append("")
+        lines += [f"{option_letter(i)}) {opt.strip()}" for i, opt in enumerate(problem.options)]
+    return "\n".join(lines)
+
+
+def build_solve_conversation(problem: Problem, format_instruction: bool = True) -> Conversation:
+    """The first-attempt conversation for `problem` (a single user message)."""
+    parts = [render_question(problem)]
+    if problem.options:
+        parts.append(MCQ_NOTE)
+    if format_instruction:
+        parts.append(FORMAT_INSTRUCTION)
+    return [{"role": "user", "content": "\n\n".join(parts)}]
+
+
+REVISION_INSTRUCTION = (
+    "Feedback on your solution:\n{feedback}\n\n"
+    "Write a complete revised solution in the same seven-tag format with numbered steps. Keep the steps "
+    "that were right, correct the step the feedback points to, and redo every step after it."
+)
+
+
+def build_revision_conversation(problem: Problem, first_attempt: str, feedback: str,
+                                format_instruction: bool = True) -> Conversation:
+    """The second-attempt conversation (x, y1, p1) of Algorithm 1: the first attempt as the assistant's
+    turn, then the feedback with a fixed revision instruction as the next user turn."""
+    return build_solve_conversation(problem, format_instruction) + [
+        {"role": "assistant", "content": first_attempt},
+        {"role": "user", "content": REVISION_INSTRUCTION.format(feedback=feedback.strip())},
+    ]

@@ -1,0 +1,117 @@
+"""The demo's `report.md`: accuracy, compliance and error types per condition, and the training curves.
+
+It reads only what the stages wrote (`eval/summary.json`, `train/metrics.jsonl`, `sft/sft_summary.json`,
+`run.json`), so it can be regenerated at any time and reports exactly what was measured.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from physr3.eval.conditions import COT_SYSTEM_PROMPT, get_condition
+from physr3.problems import write_text_atomic
+from physr3.report import plots, tables
+
+ERROR_TYPES = ("MC", "CM", "CE")
+
+
+def _load_jsonl(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _pct(x: float | None) -> float | None:
+    return None if x is None else 100.0 * x
+
+
+def training_section(root: Path, metrics: list[dict]) -> list[str]:
+    if not metrics:
+        return ["_No refine-training metrics found._", ""]
+    plots.reward_curves(metrics, root / "reward_curves.png")
+    n = sum(m["problems"] for m in metrics)
+    skipped = sum(m["skipped_solved"] + m["skipped_verifier"] for m in metrics)
+    trans = {k: sum(m["transitions"][k] for m in metrics) for k in ("RR", "RW", "WR", "WW")}
+    first, last = metrics[0], metrics[-1]
+    secs = {k: sum(m["time"].get(k, 0.0) for m in metrics) for k in ("generation", "verification", "feedback",
+                                                                       "update", "step")}
+    out = [
+        f"{len(metrics)} steps over {n} problem draws; {skipped} skipped (r1 > τ or unreadable verdict), "
+        f"skip rate {100 * skipped / max(1, n):.0f}%.",
+        "",
+        f"- y1 → y2 transitions over revised samples (R = correct answer, W = wrong): "
+        f"RR {trans['RR']}, RW {trans['RW']}, WR {trans['WR']}, WW {trans['WW']}.",
+        f"- mean r1: first step {tables.fmt(first['r1_mean'], 3)}, last step {tables.fmt(last['r1_mean'], 3)}; "
+        f"mean r2: first {tables.fmt(first['r2_mean'], 3)}, last {tables.fmt(last['r2_mean'], 3)}.",
+        f"- mean step count of y1 (reward-hacking monitor): first step {tables.fmt(first['n_steps_y1'], 1)}, "
+        f"last step {tables.fmt(last['n_steps_y1'], 1)}.",
+        f"- time: generation {secs['generation']:.0f} s, verification {secs['verification']:.0f} s, feedback "
+        f"{secs['feedback']:.0f} s, update {secs['update']:.0f} s of {secs['step']:.0f} s in steps.",
+        "",
+        "![reward curves](reward_curves.png)",
+        "",
+    ]
+    return out
+
+
+def write_demo_report(root: Path) -> Path:
+    root = Path(root)
+    summary_path = root / "eval" / "summary.json"
+    summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+    run = json.loads((root / "run.json").read_text()) if (root / "run.json").exists() else {}
+    metrics = _load_jsonl(root / "train" / "metrics.jsonl")
+    sft_summary = root / "sft" / "sft_summary.json"
+
+    lines = ["# physr3 demo report", ""]
+    if run:
+        git = run.get("git", {})
+        lines += [f"Run `{root}` — seed {run.get('seed')}, commit {git.get('commit') or 'unknown'}"
+                  f"{' (dirty tree)' if git.get('dirty') else ''}, torch {run['versions'].get('torch')}, "
+                  f"transformers {run['versions'].get('transformers')}. Resolved config: `config.yaml`.", ""]
+
+    lines += ["## Accuracy on the held-out generated test set", ""]
+    if summary:
+        conditions = list(summary)
+        benches = sorted({b for per in summary.values() for b in per})
+        header = ["benchmark", *conditions]
+        acc_rows = [[b, *[_pct(summary[c].get(b, {}).get("accuracy")) for c in conditions]] for b in benches]
+        comp_rows = [[b, *[_pct(summary[c].get(b, {}).get("compliance")) for c in conditions]] for b in benches]
+        lines += ["Final-answer accuracy (%); best per row in bold.", "",
+                  tables.markdown(header, acc_rows, bold_best=True), "",
+                  "Structural compliance with the seven-tag format (%).", "",
+                  tables.markdown(header, comp_rows, bold_best=True), ""]
+        n_items = {b: summary[conditions[0]].get(b, {}).get("n") for b in benches}
+        lines += [f"Items per benchmark: {', '.join(f'{b} {n}' for b, n in n_items.items())}.", ""]
+        lines += ["## Error types among incorrect answers", "",
+                  "Share (%) of attributed errors by the symbolic verifier (MC problem miscomprehension, "
+                  "CM conceptual misapplication, CE calculation error), as in the paper's Table 5.", ""]
+        rows = []
+        for c in conditions:
+            for b in benches:
+                s = summary[c].get(b, {})
+                share = s.get("error_type_share", {})
+                rows.append([f"{c} / {b}", *[_pct(share.get(t)) for t in ERROR_TYPES],
+                             sum(s.get("error_types", {}).values())])
+        lines += [tables.markdown(["condition / benchmark", *ERROR_TYPES, "attributed"], rows), ""]
+        plots.grouped_bars(benches, {c: [_pct(summary[c].get(b, {}).get("accuracy")) for b in benches]
+                                     for c in conditions}, root / "accuracy.png", "accuracy (%)",
+                           "Accuracy by condition")
+        lines += ["![accuracy](accuracy.png)", ""]
+    else:
+        lines += ["_No evaluation summary found._", ""]
+
+    lines += ["## Refine training", ""] + training_section(root, metrics)
+    if sft_summary.exists():
+        s = json.loads(sft_summary.read_text())
+        lines += ["## Stage 1 SFT", "", f"{s.get('steps')} optimizer steps on {s.get('problems')} problems, "
+                  f"final training loss {tables.fmt(s.get('train_loss'), 3)}.", ""]
+
+    lines += ["## Conditions", ""]
+    for c in summary or {}:
+        cond = get_condition(c)
+        lines.append(f"- **{c}**: {cond.description}")
+    lines += ["", f"CoT system prompt (paper, section 4.3): \"{COT_SYSTEM_PROMPT}\"", ""]
+    path = root / "report.md"
+    write_text_atomic(path, "\n".join(lines))
+    return path

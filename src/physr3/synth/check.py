@@ -1,0 +1,154 @@
+"""Self-check of generated problems: recompute every step from the stored record, independently.
+
+`check_problem` reads only the Problem record (as the offline verifier will) and raises `SelfCheckError`
+naming family, seed and id at the first failure:
+
+1. the solution passes `physr3.solution.validate`, and its steps are exactly the ground-truth steps
+   (same numbers, sections and text);
+2. each equation, rebuilt from `rhs_srepr`, uses only givens and earlier computed symbols, and its
+   dimensions (pint) match the declared unit of its symbol;
+3. each calculation value equals the equation evaluated with sympy `evalf` at 30 digits on the givens
+   (converted to SI by pint) and the earlier stated values, within 1e-9 relative. This path shares nothing
+   with generation (which uses `lambdify` and cached factors) except pint itself;
+4. each substitution puts exactly the givens of its equation, with their stated values, into the text;
+   each calculation shows its value rounded to its significant figures;
+5. the final answer is the target's calculation (numeric) or the letter of the one correct option, whose
+   text is that value, among four distinct options (MCQ);
+6. with `regenerate=True`, `get_family(family).generate(seed)` reproduces the record byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import sympy as sp
+
+from physr3.problems import Problem
+from physr3.solution import parse_solution, validate
+from physr3.synth.groundtruth import SCHEMA
+from physr3.synth.registry import get_family
+from physr3.synth.units import DimensionError, check_unit, fmt_sig, ureg, with_unit
+
+REL_TOL = 1e-9
+
+
+class SelfCheckError(AssertionError):
+    """A generated problem whose record is inconsistent; the message names family, seed and id."""
+
+
+def _si(value: float, unit: str) -> float:
+    return float(ureg().Quantity(value, unit or "dimensionless").to_base_units().magnitude)
+
+
+def check_problem(problem: Problem | dict[str, Any], *, regenerate: bool = True) -> None:
+    """Raise SelfCheckError unless the problem's record is internally consistent (see module docstring)."""
+    p = problem if isinstance(problem, Problem) else Problem.from_json(problem)
+    rec = p.ground_truth or {}
+    where = f"family {rec.get('family', p.family)!r} seed {rec.get('seed')} (id {p.id})"
+
+    def fail(msg: str) -> None:
+        raise SelfCheckError(f"{where}: {msg}")
+
+    if rec.get("schema") != SCHEMA:
+        fail(f"ground_truth schema is {rec.get('schema')!r}, expected {SCHEMA!r}")
+    report = validate(p.solution or "")
+    if not report.compliant:
+        fail(f"solution is not compliant: {'; '.join(report.violations)}")
+    parsed = parse_solution(p.solution or "")
+    steps = rec["steps"]
+    got = [(s.number, s.tag, s.text) for s in parsed.steps]
+    want = [(s["number"], s["tag"], s["text"]) for s in steps]
+    if got != want:
+        bad = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+        fail(f"solution steps differ from ground truth at step {bad + 1}: "
+             f"{got[bad] if bad < len(got) else None} vs {want[bad] if bad < len(want) else None}")
+
+    units = {s: v["unit"] for s, v in rec["symbols"].items()}
+    env: dict[sp.Symbol, sp.Float] = {}
+    givens: dict[str, dict] = {}
+    equations: dict[str, sp.Expr] = {}
+    for s in steps:
+        kind, sym = s["kind"], s.get("symbol")
+        if kind == "given":
+            givens[sym] = s
+            env[sp.Symbol(sym)] = sp.Float(_si(s["value"], s["unit"]), 30)
+        elif kind == "equation":
+            expr = sp.sympify(s["rhs_srepr"])
+            names = sorted(x.name for x in expr.free_symbols)
+            if names != s["depends"]:
+                fail(f"step {s['number']}: equation uses {names}, record says {s['depends']}")
+            try:
+                check_unit(expr, units, s["unit"], f"step {s['number']} ({sym})")
+            except DimensionError as exc:
+                fail(str(exc))
+            equations[sym] = expr
+        elif kind == "substitution":
+            eq_step = steps[s["equation_step"] - 1]
+            used = {n for n in eq_step["depends"] if n in givens}
+            if set(s["values"]) != used:
+                fail(f"step {s['number']}: substitutes {sorted(s['values'])}, equation needs givens {sorted(used)}")
+            for n, (value, unit) in s["values"].items():
+                if [value, unit] != [givens[n]["value"], givens[n]["unit"]]:
+                    fail(f"step {s['number']}: {n} = {value} {unit} differs from the given")
+                shown = givens[n]["text"].split(" = ", 1)[1].rsplit(" (", 1)[0]
+                if shown not in s["text"]:
+                    fail(f"step {s['number']}: the text does not show {n} = {shown}")
+        elif kind == "calculation":
+            expr = equations.get(sym)
+            if expr is None:
+                fail(f"step {s['number']}: {sym} is calculated before its equation")
+            missing = [x.name for x in expr.free_symbols if x not in env]
+            if missing:
+                fail(f"step {s['number']}: {sym} needs {missing}, not yet known")
+            exact = expr.evalf(30, subs=env)
+            if not exact.is_real:
+                fail(f"step {s['number']}: {sym} evaluates to non-real {exact}")
+            stated = _si(s["value"], s["unit"])
+            if not math.isclose(float(exact), stated, rel_tol=REL_TOL, abs_tol=1e-300):
+                fail(f"step {s['number']}: {sym} = {stated} (SI) but the equation gives {float(exact)}")
+            if s["display"] != with_unit(fmt_sig(s["value"], s["sig"]), s["unit"]) or \
+                    s["text"] != f"{sym} = {s['display']}":
+                fail(f"step {s['number']}: shown as {s['text']!r}, value {s['value']} sig {s['sig']}")
+            env[sp.Symbol(sym)] = sp.Float(stated, 30)
+
+    _check_answer(p, rec, parsed.final_answer, fail)
+    if regenerate:
+        again = get_family(rec["family"]).generate(rec["seed"])
+        if json.dumps(again.to_json()) != json.dumps(p.to_json()):
+            fail("regenerating from (family, seed) gives a different record (non-deterministic family?)")
+
+
+def _check_answer(p: Problem, rec: dict, final: str | None, fail) -> None:
+    ans, steps = rec["answer"], rec["steps"]
+    target = next(s for s in steps if s["kind"] == "target")
+    calc = [s for s in steps if s["kind"] == "calculation" and s["symbol"] == target["symbol"]]
+    if ans["symbol"] != target["symbol"] or not calc:
+        fail(f"answer symbol {ans['symbol']!r} is not the calculated target {target['symbol']!r}")
+    if ans["value"] != calc[-1]["value"] or ans["text"] != calc[-1]["display"]:
+        fail(f"answer {ans['text']} differs from the target's calculation {calc[-1]['display']}")
+    if rec["kind"] == "numeric":
+        if final != ans["text"] or p.answer != ans["text"]:
+            fail(f"final answer {final!r} / record answer {p.answer!r} should be {ans['text']!r}")
+        return
+    opts = ans["options"]
+    texts = [o["text"] for o in opts]
+    correct = [o for o in opts if o["correct"]]
+    if len(opts) != 4 or len(set(texts)) != 4 or [o["letter"] for o in opts] != list("ABCD"):
+        fail(f"MCQ needs four distinct options A-D, got {texts}")
+    if len(correct) != 1 or correct[0]["text"] != ans["text"] or correct[0]["letter"] != ans["letter"]:
+        fail(f"MCQ correct option {correct} does not match the answer {ans['text']} ({ans.get('letter')})")
+    if final != ans["letter"] or p.answer != ans["letter"] or p.options != texts:
+        fail(f"final answer {final!r}, record answer {p.answer!r} or options {p.options} disagree with {ans}")
+
+
+def check_family(name: str, seeds: Iterable[int]) -> int:
+    """Generate and check one problem per seed; returns how many were checked."""
+    fam = get_family(name)
+    count = 0
+    for seed in seeds:
+        check_problem(fam.generate(seed))
+        count += 1
+    return count

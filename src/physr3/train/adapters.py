@@ -1,0 +1,77 @@
+"""Policy and frozen reference as two LoRA adapters on one base model.
+
+The refine loop needs π_θ (trainable) and π_ref (the Stage 1 SFT checkpoint, frozen). Both are LoRA
+adapters loaded from the same SFT folder onto one shared base, so the reference costs only the adapter's
+memory. PEFT's `set_adapter(name)` makes `name` trainable; `reference_active` switches to the reference in
+inference mode and back, and re-asserts which parameters train, so the optimizer only ever sees the policy.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from collections.abc import Iterator
+
+import torch
+from peft import LoraConfig as PeftLoraConfig
+from peft import PeftModel, get_peft_model
+
+from physr3.config import LoraConfig
+
+POLICY, REFERENCE = "policy", "ref"
+
+
+def peft_lora_config(cfg: LoraConfig) -> PeftLoraConfig:
+    return PeftLoraConfig(r=cfg.r, lora_alpha=cfg.alpha, lora_dropout=cfg.dropout,
+                          target_modules=list(cfg.target_modules), task_type="CAUSAL_LM")
+
+
+def new_lora_model(base, cfg: LoraConfig, adapter_name: str = POLICY) -> PeftModel:
+    """A fresh trainable LoRA adapter (B initialised to zero: the model starts as the base)."""
+    return get_peft_model(base, peft_lora_config(cfg), adapter_name=adapter_name)
+
+
+def policy_and_reference(base, sft_adapter: str | None, cfg: LoraConfig) -> PeftModel:
+    """Load the SFT adapter twice: as the trainable policy and as the frozen reference.
+
+    Without an SFT adapter (smoke tests, or skipping Stage 1) both start as the same fresh LoRA adapter.
+    """
+    if sft_adapter is None:
+        model = new_lora_model(base, cfg, POLICY)
+        with tempfile.TemporaryDirectory() as tmp:
+            model.save_pretrained(tmp, selected_adapters=[POLICY])
+            model.load_adapter(f"{tmp}/{POLICY}" if _nested(tmp) else tmp, adapter_name=REFERENCE,
+                               is_trainable=False)
+    else:
+        model = PeftModel.from_pretrained(base, sft_adapter, adapter_name=POLICY, is_trainable=True)
+        model.load_adapter(sft_adapter, adapter_name=REFERENCE, is_trainable=False)
+    model.set_adapter(POLICY)
+    _freeze_all_but_policy(model)
+    return model
+
+
+def _nested(folder: str) -> bool:
+    """PEFT saves a non-default adapter name into a sub-folder named after it."""
+    import os
+
+    return os.path.isdir(os.path.join(folder, POLICY))
+
+
+def _freeze_all_but_policy(model: PeftModel) -> None:
+    for name, param in model.named_parameters():
+        param.requires_grad = f".{POLICY}." in name and "lora_" in name
+
+
+def trainable_parameters(model: PeftModel) -> list[torch.nn.Parameter]:
+    return [p for p in model.parameters() if p.requires_grad]
+
+
+@contextlib.contextmanager
+def reference_active(model: PeftModel) -> Iterator[None]:
+    """Run the frozen reference inside the block; the policy is active (and the only trainable) after."""
+    model.set_adapter(REFERENCE, inference_mode=True)
+    try:
+        yield
+    finally:
+        model.set_adapter(POLICY)
+        _freeze_all_but_policy(model)

@@ -1,0 +1,123 @@
+"""Stage 1 (and the SFT baseline): LoRA fine-tuning on seven-tag solutions with TRL's SFTTrainer.
+
+Each problem becomes a conversational prompt-completion pair: the prompt is exactly what the model sees at
+inference (`physr3.prompts.build_solve_conversation`), the completion the ground-truth seven-tag solution.
+TRL computes the loss on completion tokens only for prompt-completion data. The adapter lands in
+`runs/<name>/adapter/`; the Hugging Face trainer's checkpoints in `runs/<name>/trainer/` let an interrupted
+run resume (`physr3 sft --resume runs/NAME`). At the end the adapter is evaluated on a held-out split:
+format compliance and answer accuracy with greedy decoding.
+
+`section="sft"` is Stage 1 of our method; `section="sft_baseline"` is the paper's SFT condition (its own
+hyperparameters in `configs/paper.yaml`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from physr3.config import Config, SFTConfig
+from physr3.errors import UserError
+from physr3.problems import Problem, read_problems
+from physr3.prompts import build_solve_conversation
+from physr3.runs import prepare_run
+
+
+def sft_records(problems: list[Problem], format_instruction: bool, path: str = "<data>") -> list[dict[str, Any]]:
+    rows = []
+    for p in problems:
+        if not p.solution:
+            raise UserError(f"{path}: problem {p.id}: field 'solution' is empty; SFT needs a ground-truth solution")
+        rows.append({"prompt": build_solve_conversation(p, format_instruction),
+                     "completion": [{"role": "assistant", "content": p.solution}]})
+    return rows
+
+
+def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
+    from trl import SFTConfig as TRLSFTConfig
+
+    return TRLSFTConfig(
+        output_dir=str(out_dir),
+        num_train_epochs=section.epochs,
+        learning_rate=section.learning_rate,
+        per_device_train_batch_size=section.batch_size,
+        gradient_accumulation_steps=section.grad_accum,
+        max_length=section.max_length,
+        warmup_steps=section.warmup_ratio,  # transformers 5: a float < 1 is a share of the steps
+        gradient_checkpointing=section.gradient_checkpointing,
+        use_cpu=use_cpu,
+        bf16=False,  # the base model already carries its dtype (physr3.models.loading); no autocast
+        fp16=False,
+        report_to=[],
+        logging_steps=1,
+        save_strategy="steps",
+        save_steps=max(1, section.save_steps),
+        save_total_limit=1,
+        seed=cfg.run.seed,
+        data_seed=cfg.run.seed,
+        disable_tqdm=False,
+    )
+
+
+def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = None, resume: bool = False) -> Path:
+    import torch
+    from datasets import Dataset
+    from trl import SFTTrainer
+
+    from physr3.models.loading import load_model
+    from physr3.train.adapters import peft_lora_config
+
+    section: SFTConfig = getattr(cfg, section_name)
+    if not section.data:
+        raise UserError(f"{section_name}.data is not set: give a JSONL of problems with a seven-tag `solution`")
+    problems = read_problems(section.data)
+    rows = sft_records(problems, cfg.generation.format_instruction, section.data)
+    run_dir = prepare_run(cfg, section_name.replace("_", "-"), argv)
+    base, tokenizer = load_model(cfg.model)
+    use_cpu = not torch.cuda.is_available()
+    trainer_dir = run_dir / "trainer"
+    trainer = SFTTrainer(
+        model=base,
+        args=_trl_args(section, cfg, trainer_dir, use_cpu),
+        train_dataset=Dataset.from_list(rows),
+        processing_class=tokenizer,
+        peft_config=peft_lora_config(cfg.lora),
+    )
+    has_checkpoint = resume and any(trainer_dir.glob("checkpoint-*"))
+    result = trainer.train(resume_from_checkpoint=True if has_checkpoint else None)
+    adapter = run_dir / "adapter"
+    trainer.model.save_pretrained(str(adapter))
+    tokenizer.save_pretrained(str(adapter))
+    summary: dict[str, Any] = {"train_loss": result.training_loss, "steps": result.global_step,
+                               "problems": len(problems)}
+    if section.eval_data:
+        summary["eval"] = evaluate_adapter(cfg, trainer.model, tokenizer, section.eval_data, run_dir)
+    (run_dir / "sft_summary.json").write_text(json.dumps(summary, indent=2))
+    return run_dir
+
+
+def evaluate_adapter(cfg: Config, model, tokenizer, data_path: str, run_dir: Path) -> dict[str, Any]:
+    """Greedy generation on held-out problems: compliance and accuracy, per-item rows in eval_samples.jsonl."""
+    from physr3.eval.answers import score_problem
+    from physr3.models.engine import TransformersEngine
+    from physr3.models.types import SamplingParams
+    from physr3.problems import write_jsonl
+    from physr3.solution import validate
+
+    problems = read_problems(data_path)
+    engine = TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+    params = SamplingParams(max_new_tokens=cfg.generation.max_new_tokens, temperature=0.0)
+    model.eval()
+    completions = engine.generate([build_solve_conversation(p, cfg.generation.format_instruction)
+                                   for p in problems], params)
+    rows = []
+    for p, c in zip(problems, completions):
+        report = validate(c.text)
+        s = score_problem(p, c.text, rel_tol=cfg.eval.relative_tolerance)
+        rows.append({"id": p.id, "completion": c.text, "compliant": report.compliant, "correct": s.correct,
+                     "extracted": s.extracted})
+    write_jsonl(run_dir / "eval_samples.jsonl", rows)
+    n = len(rows) or 1
+    return {"n": len(rows), "compliance": sum(r["compliant"] for r in rows) / n,
+            "accuracy": sum(r["correct"] for r in rows) / n}
