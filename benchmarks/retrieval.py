@@ -9,7 +9,8 @@ Cases come from `--input` (records with question, solution, error_step, explanat
 generator's CM-injected set, when it exists) or, by default, are simulated from generated problems: the
 <concept> step is replaced by another family's principle (a wrong law) and two verifier explanations are
 tried — "named" (says which law applies, as a GPT-4o judge usually does) and "vague" (says only that the
-principle does not apply). The query is what the router sends: step + explanation + problem.
+principle does not apply). The query is what the router sends (`FormulaRetriever.search_error`:
+e(explanation + problem) - 0.3 e(step)); `--mode concat` embeds step + explanation + problem as one text.
 
 A retrieved formula counts as the governing relation when its name matches the family's pattern in
 `GOVERNING` (hand-written from the corpus; a family without one falls back to its ground-truth principle
@@ -32,9 +33,76 @@ from physr3.solution import parse_solution
 
 # family -> regex over corpus entry names (lower case, straight quotes) that are its governing relation.
 GOVERNING = {
-    "atwood_tension": r"newton's second law(?!.*(rotation|harmonic|oscillation|extended))",
-    "incline_friction_speed": r"work-energy theorem|kinetic friction|work done by a constant force of kinetic",
-    "projectile_range": r"^range\b|time of flight|projectile",
+    "ac_rl_average_power": r"rms (voltage|current)|impedance of an rlc|inductive reactance|average power",
+    "accelerated_ion_radius": r"radius of a particle's path in a magnetic|work-energy theorem|charge-to-mass ratio",
+    "adiabatic_then_isochoric_monatomic": r"adiabatic|first law of thermodynamics|internal energy of a monatomic",
+    "atwood_tension": r"newton's second law, (scalar|vector|component) form|^net external force",
+    "banked_curve_max_speed": r"banked curve|centripetal force|static friction",
+    "beam_cable_tension": r"equilibrium condition|^magnitude of torque|^total torque",
+    "bohr_photon_photoelectric": r"photoelectron|energy of a photon|energy ?of hydrogen-like|energy in ?the nth orbit",
+    "calorimetry_mixing": r"calorimeter|^heat transfer$",
+    "capacitor_network_charge": r"capacitance of a (series|parallel) combination|^capacitance$",
+    "carnot_engine_heat_rejected": r"carnot|efficiency of a heat engine|result of energy conservation",
+    "cliff_projectile_impact_angle": r"conservation of energy with|gravitational potential energy near|velocity components"
+                                     r"|trajectory|time of flight",
+    "closed_pipe_overtone_temperature": r"tube closed at one end|speed of sound in (an ideal gas|air)",
+    "composite_wall_interface_temperature": r"rate of conductive heat transfer",
+    "compton_recoil_energy": r"compton",
+    "concave_mirror_image_distance": r"mirror equation|focal length for a spherical mirror",
+    "coulomb_charges_touched": r"coulomb's law|coulomb constant",
+    "critical_angle_glass_liquid": r"critical angle|snell|index of refraction",
+    "de_broglie_accelerated_electron": r"de broglie|kinetic energy of a non-relativistic|matter wave",
+    "decay_chain_max_daughter": r"radioactive decay|decay constant|lifetime of a substance",
+    "diffraction_grating_angle": r"constructive interference|grating",
+    "doppler_wall_beats": r"observed frequency|doppler shift|beat frequency",
+    "elastic_collision_head_on": r"conservation of momentum|kinetic energy of a non-relativistic",
+    "fission_q_value": r"binding energy|mass defect",
+    "half_life_from_activity_ratio": r"radioactive decay|decay constant|activity of a radioactive",
+    "ice_to_water_heat": r"heat due to phase change|^heat transfer$",
+    "incline_friction_speed": r"work-energy theorem|kinetic friction|work done going from a to b by earth",
+    "isobaric_heating_diatomic": r"molar heat capacity at constant pressure|first law of thermodynamics|ratio of molar heat",
+    "isochoric_heating_helium": r"molar heat capacity at constant volume|first law of thermodynamics"
+                                r"|internal energy of a monatomic",
+    "isothermal_expansion_heat": r"net work for a finite change in volume|first law of thermodynamics|ideal gas law",
+    "lr_circuit_energy": r"for a rl circuit|energy stored in an inductor",
+    "moving_rod_emf_force": r"motional(ly induced)? emf|force on a current-carrying wire|ohm's law|faraday",
+    "nuclear_mass_from_binding_energy": r"binding energy|mass defect",
+    "parallel_plate_dielectric_energy": r"parallel-plate capacitor|capacitor with ?dielectric|energy stored in (a|an isolated)"
+                                        r" capacitor|dielectric constant",
+    "pendulum_in_lift_period": r"simple pendulum",
+    "photoelectric_stopping_potential": r"photoelectron|energy of a photon|cut-off frequency",
+    "photon_radiation_force": r"photon's (linear ?)?momentum|radiation pressure|average force from momentum|^impulse",
+    "point_charges_field_superposition": r"electric field at point p|superposition of electric|coulomb's law",
+    "projectile_range": r"^range$|time of flight|velocity components",
+    "proton_helix_pitch": r"particle's (motion|path) in a magnetic field|force on a charge in a magnetic|magnetic force",
+    "radioactive_activity_after_time": r"activity of a radioactive|radioactive decay|decay constant|avogadro",
+    "rc_charging_charge": r"charge on a charging capacitor|^time constant$",
+    "rectangular_cycle_efficiency": r"efficiency of a heat engine|first law of thermodynamics|net work for a finite"
+                                    r"|molar heat capacity|result of energy conservation",
+    "resistor_network_power": r"equivalent resistance of a (series|parallel)|power dissipated by a resistor"
+                              r"|terminal voltage|ohm's law",
+    "rms_speed_gas": r"root-mean-square speed",
+    "rolling_incline_time": r"rolling|position from velocity and acceleration|rotational kinetic energy",
+    "satellite_escape_energy": r"gravitational potential energy beyond earth|energy in circular orbit|law of gravitation"
+                               r"|escape velocity|orbital speed",
+    "solenoid_stored_energy": r"inside a solenoid|self-inductance of a solenoid|energy stored in an inductor",
+    "sound_intensity_level": r"sound intensity level|spherical wave|intensity of sound",
+    "spring_friction_compression": r"work-energy theorem|kinetic friction|spring force|potential energy for an ideal spring"
+                                   r"|conservation of energy with",
+    "spring_mass_max_speed": r"mass-spring system|maximum velocity of shm|restoring force by a spring",
+    "stefan_boltzmann_net_power": r"net rate of heat transfer by radiation|stefan",
+    "string_standing_wave_frequency": r"wave or pulse on a string|symmetric boundary|linear mass density",
+    "table_pulley_friction_tension": r"newton's second law, (scalar|vector|component) form|kinetic friction"
+                                     r"|^net external force",
+    "thermal_stress_clamped_rod": r"linear thermal expansion|young's modulus|stress and strain",
+    "thin_film_reflected_wavelength": r"constructive interference|destructive interference",
+    "thin_lens_image_height": r"thin-lens equation|^magnification m|image distance di|^focal length f$",
+    "time_dilation_particle_survival": r"time dilation|lorentz factor|radioactive decay law|length contraction",
+    "trolleys_stick_energy_loss": r"conservation of momentum|kinetic energy of a non-relativistic",
+    "vertical_circle_top_tension": r"centripetal (force|acceleration)|conservation of energy with|gravitational potential"
+                                   r" energy near",
+    "xray_cutoff_bragg_angle": r"bragg|energy of a photon",
+    "young_double_slit_in_liquid": r"bright fringe|index of refraction|path length difference|constructive interference",
 }
 
 
@@ -93,14 +161,18 @@ def file_cases(path: str) -> list[dict]:
     return cases
 
 
-def evaluate(retriever: FormulaRetriever, cases: list[dict], k: int) -> tuple[dict, float]:
+def evaluate(retriever: FormulaRetriever, cases: list[dict], k: int, mode: str = "router") -> tuple[dict, float]:
+    """mode "router": the query the feedback router sends; "concat": step + explanation + problem as one text."""
     stats: dict = defaultdict(lambda: {"n": 0, "hit1": 0, "hitk": 0, "rr": 0.0})
     t0 = time.perf_counter()
     for case in cases:
         step = parse_solution(case["solution"]).step(case["error_step"])
-        query = build_query(case["question"], step.text if step else None, case["explanation"])
         pattern = relevance_pattern(case["family"], case["principles"])
-        hits = retriever.search(query, k=10)
+        if mode == "router":
+            hits = retriever.search_error(case["question"], step.text if step else None, case["explanation"], k=10)
+        else:
+            hits = retriever.search(build_query(case["question"], step.text if step else None, case["explanation"]),
+                                    k=10)
         ranks = [h["rank"] for h in hits if pattern.search(_norm(h["name"]))]
         for key in (case["variant"], f"{case['variant']}/{case['family']}"):
             s = stats[key]
@@ -117,14 +189,16 @@ def main() -> int:
     ap.add_argument("--input", help="CM-injected JSONL (default: simulate from generated problems)")
     ap.add_argument("--store-dir", help="Chroma folder (default: a fresh temporary one, so the build is timed)")
     ap.add_argument("--k", type=int, default=3)
+    ap.add_argument("--step-weight", type=float, default=-0.3, help="weight of e(step) in the query vector")
+    ap.add_argument("--mode", choices=["router", "concat"], default="router")
     args = ap.parse_args()
     cases = file_cases(args.input) if args.input else simulated_cases(args.per_family)
     with tempfile.TemporaryDirectory() as tmp:
-        retriever = FormulaRetriever(store_dir=args.store_dir or tmp)
+        retriever = FormulaRetriever(store_dir=args.store_dir or tmp, step_weight=args.step_weight)
         t0 = time.perf_counter()
         _ = retriever.store
         build_s = time.perf_counter() - t0
-        stats, per_query = evaluate(retriever, cases, args.k)
+        stats, per_query = evaluate(retriever, cases, args.k, args.mode)
     print(f"store open/build: {build_s:.1f} s ({'rebuilt' if retriever.store.rebuilt else 'reused'}); "
           f"query: {1000 * per_query:.0f} ms each; {len(cases)} queries")
     print(f"{'subset':45} {'n':>4} {'hit@1':>6} {f'hit@{args.k}':>6} {'MRR@10':>7}")

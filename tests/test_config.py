@@ -32,9 +32,9 @@ def test_paper_yaml_has_table_8_values():
 
 
 def test_overrides_win_and_are_typed(tmp_path):
-    cfg = load_config(CONFIGS / "paper.yaml", ["train.beta=0.2", "run.name=x", "eval.conditions=cot,rag",
+    cfg = load_config(CONFIGS / "paper.yaml", ["train.beta=0.2", "train.learning_rate=1e-5", "run.name=x", "eval.conditions=cot,rag",
                                                  "train.max_steps=null", "lora.r=8"])
-    assert cfg.train.beta == 0.2 and cfg.run.name == "x" and cfg.eval.conditions == ["cot", "rag"]
+    assert cfg.train.beta == 0.2 and cfg.train.learning_rate == 1e-5 and cfg.run.name == "x" and cfg.eval.conditions == ["cot", "rag"]
     assert cfg.train.max_steps is None and cfg.lora.r == 8
 
 

@@ -18,6 +18,7 @@ from physr3.errors import UserError
 # `add_arguments(parser)` and `main(args) -> int`.
 COMMANDS: dict[str, tuple[str, str]] = {
     "demo": ("demo", "End-to-end demo on the embedded model (what `make demo` runs)."),
+    "synth": ("synth", "Generate physics problems with step-level ground truth; --inject: labelled erroneous solutions; --check."),
     "check-format": ("check_format", "Check seven-tag structural compliance of solutions in a JSONL file."),
     "generate": ("generate", "Generate solutions for problems in a JSONL file with the configured model."),
     "sft": ("sft", "Stage 1: LoRA fine-tuning on seven-tag solutions (--baseline: the paper's SFT condition)."),

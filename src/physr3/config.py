@@ -133,7 +133,15 @@ class DPOConfig:
     batch_size: int = opt(2, "Per-device batch size (paper: 2).")
     grad_accum: int = opt(16, "Gradient accumulation (paper: 16).")
     loss_type: str = opt("ipo", "TRL DPO loss (paper: ipo).")
-    beta: float = opt(0.1, "IPO/DPO temperature β.")
+    beta: float = opt(0.1, "IPO/DPO temperature β (for IPO: the regulariser τ; target margin 1/(2β)).")
+    data: str | None = opt(None, "JSONL of preference pairs, injected rows (physr3 synth --inject) or problem "
+                                 "records with ground truth (pairs are built by error injection).")
+    sft_adapter: str | None = opt(None, "SFT adapter folder: the DPO policy's start and its frozen reference.")
+    max_length: int = opt(1024, "Maximum tokens of prompt + completion; longer pairs are dropped, not truncated.")
+    max_steps: int | None = opt(None, "Stop after this many optimiser steps (None = by epochs).")
+    warmup_ratio: float = opt(0.0, "Linear warm-up share of steps.")
+    gradient_checkpointing: bool = opt(False, "Trade compute for memory (TRL's DPOConfig defaults to True).")
+    save_steps: int = opt(50, "Save a resumable trainer checkpoint every this many optimiser steps.")
 
 
 @dataclass
@@ -170,6 +178,9 @@ class FeedbackConfig:
     store_dir: str | None = opt(None, "ChromaDB folder (default: <user cache dir>/physr3/feedback_chroma).")
     corpus_dir: str | None = opt(None, "Formula corpus folder (default: the shipped data/formulas_openstax).")
     embedder: str = opt("minilm", "Embedding model: minilm (offline all-MiniLM-L6-v2) | openai:MODEL.")
+    query_step_weight: float = opt(
+        -0.3, "CM query vector = e(explanation + problem) + w * e(erroneous step); w < 0 steers away from the "
+        "misapplied law (see feedback/retrieval.py).")
     code_model: str | None = opt(None, "OpenAI-compatible model that writes CE code (None: built from sympy).")
     code_base_url: str | None = opt(None, "Base URL for code_model.")
     code_api_key_env: str = opt("OPENAI_API_KEY", "Environment variable holding code_model's API key.")
@@ -188,6 +199,14 @@ class EvalConfig:
     dpo_adapter: str | None = opt(None, "Adapter folder for the dpo condition.")
     ours_adapter: str | None = opt(None, "Adapter folder for the ours condition (physr3 train's output).")
     cot_format_instruction: bool = opt(False, "Add the seven-tag format instruction to the CoT/RAG prompts.")
+    rag_top_k: int = opt(3, "rag: chunks retrieved per question and inserted into the prompt (paper: 3).")
+    rag_embedder: str = opt("minilm", "rag: embedding model, minilm (offline all-MiniLM-L6-v2) | openai:MODEL "
+                                      "(paper: openai:text-embedding-ada-002).")
+    rag_embedder_base_url: str | None = opt(None, "rag: base URL of the OpenAI-compatible embedding endpoint.")
+    rag_store_dir: str | None = opt(None, "rag: FAISS index folder (default: <user cache dir>/rag_faiss/<embedder>).")
+    rag_chunk_size: int = opt(500, "rag: characters per corpus chunk (paper: 500).")
+    rag_chunk_overlap: int = opt(50, "rag: characters shared by consecutive chunks (paper: 50).")
+    self_refine_rounds: int = opt(3, "self-refine: at most this many critique-and-revise rounds (0 = CoT only).")
 
 
 @dataclass
@@ -288,6 +307,11 @@ def _coerce(value: Any, tp: Any, where: str) -> Any:
     if tp is float:
         if isinstance(value, int | float) and not isinstance(value, bool):
             return float(value)
+        if isinstance(value, str):  # YAML 1.1 reads "1e-2" (no dot) as a string
+            try:
+                return float(value)
+            except ValueError:
+                pass
         raise UserError(f"{where}: expected a number, got {value!r}")
     if tp is str:
         if isinstance(value, str):

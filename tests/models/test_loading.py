@@ -90,16 +90,15 @@ def test_unknown_hub_id_offline() -> None:
 
 
 def test_system_prompt_replaces_default(tiny_model, tiny_system_prompt: str) -> None:
-    TINY_SYSTEM_PROMPT = tiny_system_prompt
     _, tokenizer = tiny_model
     text = tokenizer.apply_chat_template([{"role": "user", "content": "hi"}], tokenize=False, add_generation_prompt=True)
     assert SMOL_DEFAULT not in text
-    assert text.startswith(f"<|im_start|>system\n{TINY_SYSTEM_PROMPT}<|im_end|>\n<|im_start|>user\nhi<|im_end|>")
+    assert text.startswith(f"<|im_start|>system\n{tiny_system_prompt}<|im_end|>\n<|im_start|>user\nhi<|im_end|>")
     assert text.endswith("<|im_start|>assistant\n")
     own = tokenizer.apply_chat_template(
         [{"role": "system", "content": "Mine."}, {"role": "user", "content": "hi"}], tokenize=False
     )
-    assert own.count("<|im_start|>system") == 1 and "Mine." in own and TINY_SYSTEM_PROMPT not in own
+    assert own.count("<|im_start|>system") == 1 and "Mine." in own and tiny_system_prompt not in own
 
 
 def test_system_prompt_with_quotes_and_newlines(tiny_model_dir: str) -> None:

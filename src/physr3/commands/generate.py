@@ -68,7 +68,7 @@ def _generate(cfg, problems, sink: JsonlAppender) -> int:
         for start in range(0, len(problems), batch):
             chunk = problems[start : start + batch]
             conversations = [build_solve_conversation(p, cfg.generation.format_instruction) for p in chunk]
-            params.seed = None if cfg.run.seed is None else cfg.run.seed + start  # reproducible per batch
+            params.seed = cfg.run.seed + start  # reproducible per batch (given the same resume point)
             for problem, conv, completion in zip(chunk, conversations, engine.generate(conversations, params)):
                 sink.append({
                     "id": problem.id,

@@ -30,7 +30,7 @@ from typing import Any
 from physr3.commands._common import add_config_arguments, config_from_args
 from physr3.errors import InputFormatError, UserError
 from physr3.problems import JsonlAppender, Problem, iter_jsonl
-from physr3.reward import step_reward
+from physr3.reward import FAILURE_POLICIES, step_reward
 from physr3.solution import count_steps
 from physr3.verify.registry import available_verifiers, build_verifier
 
@@ -100,6 +100,8 @@ def main(args: argparse.Namespace) -> int:
         v.cache_path = args.cache
     if args.limit is not None and args.limit < 0:
         raise UserError("--limit must be >= 0")
+    if v.on_parse_failure not in FAILURE_POLICIES:
+        raise UserError(f"verifier.on_parse_failure={v.on_parse_failure!r}: expected one of {', '.join(FAILURE_POLICIES)}")
 
     items = read_items(args.input, need_ground_truth=(v.kind == "llm"), limit=args.limit)
     kwargs = {"use_cache": False} if args.no_cache and v.kind == "llm" else {}

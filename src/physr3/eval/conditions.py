@@ -9,18 +9,27 @@ one lists the valid names. Each condition states its exact prompt here, and the 
 | sft       | base + `eval.sft_adapter`     | physr3's solve prompt (question + seven-tag instruction)     |
 | dpo       | base + `eval.dpo_adapter`     | physr3's solve prompt                                         |
 | ours      | base + `eval.ours_adapter`    | physr3's solve prompt (no verifier or feedback at inference)  |
+| rag       | base                          | CoT prompt + the top-3 formula-corpus chunks (`eval.rag`)     |
+| self-refine | base                        | CoT prompt, then critique/revise rounds (`eval.self_refine`)  |
 
-`eval.cot_format_instruction=true` adds the seven-tag instruction to CoT, so its structure can be compared.
+`eval.cot_format_instruction=true` adds the seven-tag instruction to CoT (and RAG, Self-Refine), so its
+structure can be compared. `Condition.details` holds each condition's exact prompts and hyperparameters
+for the report (`condition_details(cfg)` fills in the configured values).
+
+A condition builds one conversation per problem (`build`, one `Engine.generate` call per batch), or, when it
+needs several model calls per problem (Self-Refine), provides `run(engine, problems, cfg, params)` that
+returns one `(final Completion, trace dict)` per problem; the runner stores a non-empty trace in the row.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from physr3.config import Config
 from physr3.errors import UserError
-from physr3.models.types import Conversation
+from physr3.models.types import Completion, Conversation, Engine, SamplingParams
 from physr3.problems import Problem
 from physr3.prompts import FORMAT_INSTRUCTION, MCQ_NOTE, build_solve_conversation, render_question
 
@@ -31,25 +40,37 @@ COT_SYSTEM_PROMPT = (
 )
 
 
+RunHook = Callable[[Engine, list[Problem], Config, SamplingParams], list[tuple[Completion, dict[str, Any]]]]
+
+
 @dataclass(frozen=True)
 class Condition:
     name: str
     description: str
     adapter_key: str | None  # EvalConfig field naming the adapter folder, None = base model
-    build: Callable[[Problem, Config], Conversation]
+    build: Callable[[Problem, Config], Conversation]  # the (first) conversation the model sees
+    details: str | Callable[[Config], str] = ""  # exact prompts and hyperparameters, for the report
+    run: RunHook | None = None  # several model calls per problem: replaces one generate over `build`
 
 
 CONDITIONS: dict[str, Condition] = {}
 
 
-def register_condition(name: str, description: str, adapter_key: str | None = None):
+def register_condition(name: str, description: str, adapter_key: str | None = None, *,
+                       details: str | Callable[[Config], str] = "", run: RunHook | None = None):
     def deco(build: Callable[[Problem, Config], Conversation]):
         if name in CONDITIONS:
             raise ValueError(f"condition {name!r} is already registered")
-        CONDITIONS[name] = Condition(name, description, adapter_key, build)
+        CONDITIONS[name] = Condition(name, description, adapter_key, build, details, run)
         return build
 
     return deco
+
+
+def condition_details(name: str, cfg: Config) -> str:
+    """The condition's exact prompts and hyperparameters, with the configured values filled in."""
+    c = get_condition(name)
+    return c.details(cfg) if callable(c.details) else c.details
 
 
 def get_condition(name: str) -> Condition:
@@ -67,7 +88,26 @@ def _question(problem: Problem, cfg: Config) -> str:
     return "\n\n".join(parts)
 
 
-@register_condition("cot", "Base model, the paper's zero-shot chain-of-thought prompt.")
+def _cot_details(cfg: Config) -> str:
+    fmt = "the seven-tag format instruction appended" if cfg.eval.cot_format_instruction else "no format instruction"
+    return (f"System prompt (section 4.3, verbatim): \"{COT_SYSTEM_PROMPT}\" User message: the question "
+            f"(options as 'A) ...' lines and the multiple-choice note for MCQ items), {fmt}. Base model, no adapter; "
+            f"decoding: temperature {cfg.generation.temperature}, top-p {cfg.generation.top_p}, "
+            f"at most {cfg.generation.max_new_tokens} new tokens.")
+
+
+def _solve_details(adapter_key: str, trained_by: str) -> Callable[[Config], str]:
+    def details(cfg: Config) -> str:
+        fmt = "with" if cfg.generation.format_instruction else "without"
+        return (f"Base model + the adapter in eval.{adapter_key} ({getattr(cfg.eval, adapter_key)}), trained by "
+                f"{trained_by}. Prompt: physr3's system prompt (\"{cfg.model.system_prompt}\") and the question "
+                f"{fmt} the seven-tag format instruction (physr3.prompts.build_solve_conversation). Decoding: "
+                f"temperature {cfg.generation.temperature}, at most {cfg.generation.max_new_tokens} new tokens.")
+
+    return details
+
+
+@register_condition("cot", "Base model, the paper's zero-shot chain-of-thought prompt.", details=_cot_details)
 def cot_conversation(problem: Problem, cfg: Config) -> Conversation:
     return [{"role": "system", "content": COT_SYSTEM_PROMPT}, {"role": "user", "content": _question(problem, cfg)}]
 
@@ -76,7 +116,18 @@ def _solve(problem: Problem, cfg: Config) -> Conversation:
     return build_solve_conversation(problem, cfg.generation.format_instruction)
 
 
-register_condition("sft", "Base model + the SFT adapter, physr3's seven-tag solve prompt.", "sft_adapter")(_solve)
-register_condition("dpo", "Base model + the DPO (IPO) adapter, the seven-tag solve prompt.", "dpo_adapter")(_solve)
+register_condition("sft", "Base model + the SFT adapter, physr3's seven-tag solve prompt.", "sft_adapter",
+                   details=_solve_details("sft_adapter", "`physr3 sft --baseline` (section sft_baseline: "
+                                          "LoRA SFT, paper: lr 5e-5, batch 4, grad. accum. 8, 3 epochs)"))(_solve)
+register_condition("dpo", "Base model + the DPO (IPO) adapter, the seven-tag solve prompt.", "dpo_adapter",
+                   details=_solve_details("dpo_adapter", "`physr3 dpo` (TRL DPOTrainer, loss_type='ipo', "
+                                          "continuing the SFT adapter with the SFT adapter as frozen reference; "
+                                          "paper: lr 2e-6, batch 2, grad. accum. 16, 1 epoch; "
+                                          "see physr3.train.dpo)"))(_solve)
 register_condition("ours", "Base model + the refine-trained adapter, the seven-tag solve prompt.",
-                   "ours_adapter")(_solve)
+                   "ours_adapter", details=_solve_details("ours_adapter", "`physr3 train` (Algorithm 1, Eq. 2)"))(_solve)
+
+# Conditions defined in their own modules register themselves on import (plain imports: either module may
+# be imported first).
+import physr3.eval.rag  # noqa: E402,F401
+import physr3.eval.self_refine  # noqa: E402,F401

@@ -7,7 +7,9 @@ answer and its score, the structural compliance report and, with `eval.attribute
 verdict on incorrect answers. `summary.json` aggregates accuracy, compliance, "no answer" and error types.
 
 The base model is loaded once; condition adapters are attached to it by name and switched per condition
-(the base conditions run with adapters disabled).
+(the base conditions run with adapters disabled). A condition with a `run` hook (Self-Refine: several model
+calls per problem) generates through it instead of one `generate` over its prompts; its per-item trace
+(critiques, verdicts, earlier attempts, retrieved chunks) is stored in the row under "trace".
 """
 
 from __future__ import annotations
@@ -93,18 +95,23 @@ def evaluate_condition(cfg: Config, switch: AdapterSwitch, tokenizer, condition_
         chunk = max(1, gen.batch_size) * 2
         for start in range(0, len(todo), chunk):
             part = todo[start : start + chunk]
-            completions = engine.generate([condition.build(p, cfg) for p in part], params)
+            if condition.run is not None:
+                outputs = condition.run(engine, part, cfg, params)
+            else:
+                outputs = [(c, {}) for c in engine.generate([condition.build(p, cfg) for p in part], params)]
+            completions = [c for c, _ in outputs]
             verdicts: list[Any] = [None] * len(part)
             rows = [score_row(p, c.text, cfg.eval.relative_tolerance) for p, c in zip(part, completions)]
             if verifier is not None:
                 wrong = [i for i, r in enumerate(rows) if not r["correct"]]
                 for i, v in zip(wrong, verifier.verify_batch([(part[i], completions[i].text) for i in wrong])):
                     verdicts[i] = v
-            for p, c, row, v in zip(part, completions, rows, verdicts):
+            for p, (c, trace), row, v in zip(part, outputs, rows, verdicts):
                 out.append({"id": p.id, "condition": condition_name, "benchmark": benchmark,
                             "family": p.family, "domain": p.domain, "answer_type": p.answer_type, "gold": p.answer,
                             "completion": c.text, "n_tokens": len(c.token_ids), "finish_reason": c.finish_reason,
-                            **row, "verdict": v.to_json() | {"raw": None} if v is not None else None})
+                            **row, "verdict": v.to_json() | {"raw": None} if v is not None else None,
+                            **({"trace": trace} if trace else {})})
             bar.update(len(part))
         bar.close()
         return list(out.rows)

@@ -60,7 +60,7 @@ class FeedbackRouter:
                  runner: code_channel.Runner | None = None, chat: code_channel.Chat | None = None):
         self.cfg = cfg or FeedbackConfig()
         self.retriever = retriever or FormulaRetriever(self.cfg.store_dir, self.cfg.corpus_dir, self.cfg.embedder,
-                                                       self.cfg.top_k)
+                                                       self.cfg.top_k, self.cfg.query_step_weight)
         self._runner, self._chat = runner, chat
 
     # -- collaborators, created on first use -----------------------------------------------------------
@@ -106,7 +106,8 @@ class FeedbackRouter:
             return Feedback(statement_feedback(question, k, step_text, explanation), "statement", k, "MC",
                             details=details)
         if error_type == "CM":
-            retrieved = self.retriever.search(build_query(question, step_text, explanation))
+            retrieved = self.retriever.search_error(question, step_text, explanation)
+            details["query"] = build_query(question, step_text, explanation)
             return Feedback(retrieval_feedback(k, step_text, explanation, retrieved), "retrieval", k, "CM",
                             retrieved=retrieved, details=details)
         return self._code(problem, question, solution, parsed, k, step_text, explanation, details)

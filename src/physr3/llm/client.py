@@ -134,9 +134,9 @@ class ChatClient:
         self.backoff_base_s, self.backoff_max_s = backoff_base_s, backoff_max_s
         self.cache = ReplyCache(cache) if isinstance(cache, str | os.PathLike) else cache
         self.stats = ClientStats()
-        # Per event loop: the SDK client (its connections belong to one loop), the semaphore, in-flight calls.
-        self._bg: tuple[asyncio.AbstractEventLoop, threading.Thread] | None = None
+        self._bg: tuple[asyncio.AbstractEventLoop, threading.Thread] | None = None  # loop for sync calls
         self._bg_lock = threading.Lock()
+        # Per event loop: the SDK client (its connections belong to one loop), the semaphore, in-flight calls.
         self._per_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, Any]] = (
             weakref.WeakKeyDictionary()
         )

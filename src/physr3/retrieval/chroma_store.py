@@ -61,8 +61,9 @@ class ChromaEmbedding(EmbeddingFunction[Documents]):
 @dataclass(frozen=True)
 class Document:
     id: str
-    text: str
+    text: str  # stored and returned
     metadata: dict[str, Any] = field(default_factory=dict)  # str/int/float/bool values only (Chroma)
+    embed_text: str | None = None  # embedded instead of `text` when given
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ class Match:
 def fingerprint(docs: Sequence[Document], embedder_name: str) -> str:
     h = hashlib.sha256(embedder_name.encode("utf-8") + b"\0")
     for d in docs:
-        h.update(f"{d.id}\t{d.text}\n".encode())
+        h.update(f"{d.id}\t{d.text}\t{d.embed_text}\n".encode())
     return h.hexdigest()
 
 
@@ -122,17 +123,24 @@ class ChromaStore:
         )
         for start in range(0, len(docs), _BATCH):
             batch = docs[start:start + _BATCH]
+            vectors = embedder.encode([d.embed_text or d.text for d in batch])
             collection.add(ids=[d.id for d in batch], documents=[d.text for d in batch],
-                           metadatas=[d.metadata or None for d in batch])
+                           metadatas=[d.metadata or None for d in batch], embeddings=list(vectors))
         return cls(client, collection, rebuilt=True)
 
     def query(self, text: str, k: int = 3) -> list[Match]:
         """The `k` documents nearest to `text` (cosine), best first."""
+        return self._query({"query_texts": [text]}, k)
+
+    def query_vector(self, vector, k: int = 3) -> list[Match]:
+        """The `k` documents nearest to a query vector (cosine; its length does not matter), best first."""
+        return self._query({"query_embeddings": [list(map(float, vector))]}, k)
+
+    def _query(self, query: dict, k: int) -> list[Match]:
         n = self.collection.count()
         if k <= 0 or n == 0:
             return []
-        res = self.collection.query(query_texts=[text], n_results=min(k, n),
-                                    include=["documents", "metadatas", "distances"])
+        res = self.collection.query(**query, n_results=min(k, n), include=["documents", "metadatas", "distances"])
         ids, docs = res["ids"][0], res["documents"][0]
         metas, dists = res["metadatas"][0], res["distances"][0]
         return [Match(i, d, 1.0 - float(dist), rank, dict(m or {}))

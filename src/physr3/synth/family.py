@@ -107,6 +107,12 @@ def fill(template: str, shown: Mapping[str, str]) -> str:
 
 
 @lru_cache(maxsize=4096)
+def _printed(expr: sp.Expr) -> tuple[str, str, str]:
+    """(template, text, srepr) of a replacement expression (distractors and injected errors recur)."""
+    return template_of(expr), expr_text(expr), sp.srepr(expr)
+
+
+@lru_cache(maxsize=4096)
 def _lambdify(expr: sp.Expr) -> tuple[tuple[str, ...], Any]:
     args = tuple(sorted(s.name for s in expr.free_symbols))
     return args, sp.lambdify([sp.Symbol(a) for a in args], expr, modules="math")
@@ -298,12 +304,12 @@ class Family:
         for cs in self.steps:
             s = cs.symbol
             expr = (exprs or {}).get(s)
-            tmpl = template_of(expr) if expr is not None else c["templates"][s]
+            tmpl, text, srepr = _printed(expr) if expr is not None else (c["templates"][s], c["str"][s],
+                                                                          c["srepr"][s])
             rhs_text = fill(tmpl, {})
             steps.append(gt.step(
                 "equation", f"{s} = {rhs_text}" + (f" ({cs.why})" if cs.why else ""), symbol=s, unit=cs.unit,
-                lhs=s, rhs=expr_text(expr) if expr is not None else c["str"][s],
-                rhs_srepr=sp.srepr(expr) if expr is not None else c["srepr"][s],
+                lhs=s, rhs=text, rhs_srepr=srepr,
                 depends=sorted(set(_SLOT.findall(tmpl)))))
             used = {n for n in _SLOT.findall(tmpl) if n in shown_txt}
             steps.append(gt.step("substitution", f"{s} = {fill(tmpl, {n: shown_txt[n] for n in used})}",

@@ -23,6 +23,7 @@ Choices the paper leaves open, and what we do:
 - The batch mean runs over the problems that were not skipped; a step where all were skipped makes no update
   (but advances the data cursor and is logged).
 - Sampling is seeded per (run seed, step, attempt), so a resumed run draws the same samples.
+- Dropout is off in the loss passes (as TRL's online trainers do): log-probs match the sampling distribution.
 - Gradients are accumulated one micro-batch at a time (`train.micro_batch_size`) to bound memory; the
   result equals the full-batch gradient.
 """
@@ -170,7 +171,9 @@ class RefineStep:
         if not used or n == 0:
             return stats
         fmt = cfg.generation.format_instruction
-        self.model.train()
+        # Dropout stays off (eval mode; gradients still flow): the log-probs in the loss must be those of the
+        # distribution that sampled y1 and y2, and the reference pass must not be noisy either.
+        self.model.eval()
         mb = max(1, t.micro_batch_size)
         for start in range(0, len(used), mb):
             chunk = used[start : start + mb]

@@ -103,7 +103,9 @@ class RefineTrainer:
         self.cfg, self.problems, self.model, self.run_dir = cfg, problems, model, Path(run_dir)
         self.step_fn = RefineStep(cfg, model, tokenizer, engine, verifier, feedback_fn, answer_check)
         self.params = trainable_parameters(model)
-        self.optimizer = torch.optim.AdamW(self.params, lr=cfg.train.learning_rate)
+        # No weight decay: decay would pull the LoRA weights towards the *base* model (not the SFT reference)
+        # even on steps whose samples all carry zero reward.
+        self.optimizer = torch.optim.AdamW(self.params, lr=cfg.train.learning_rate, weight_decay=0.0)
         # The paper names no schedule: a constant learning rate (kept as a scheduler so it resumes).
         self.scheduler = torch.optim.lr_scheduler.LambdaLR(self.optimizer, lambda _: 1.0)
         self.cursor = DataCursor(len(problems), cfg.run.seed)

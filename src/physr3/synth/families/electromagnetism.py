@@ -7,7 +7,17 @@ Shared constants are declared once below and reused (they are immutable records)
 
 from __future__ import annotations
 
-from physr3.synth import Family, between, choice, compute, const, distractor, given, principle, register_family
+from physr3.synth import (
+    Family,
+    between,
+    choice,
+    compute,
+    const,
+    distractor,
+    given,
+    principle,
+    register_family,
+)
 
 EM = "Electromagnetism"
 K_E = const("k", 9e9, "N*m^2/C^2", "Coulomb constant 1/(4*pi*eps0)")
@@ -71,6 +81,7 @@ register_family(Family(
         compute("E2", "k*q2/b^2", "N/C", "field at P due to the charge at B"),
         compute("Enet", "sqrt(E1^2 + E2^2)", "N/C", "resultant field", why="the two fields are perpendicular"),
     ],
+    typical_errors=[distractor("added the field magnitudes as scalars", Enet="E1 + E2")],
 ))
 
 register_family(Family(
@@ -130,6 +141,7 @@ register_family(Family(
         compute("V23", "Q/C23", "V", "voltage across the parallel pair"),
         compute("Q2", "C2*V23", "uC", "charge on C2"),
     ],
+    typical_errors=[distractor("added series capacitances like resistances", Ceq="C1 + C23")],
 ))
 
 register_family(Family(
@@ -154,6 +166,7 @@ register_family(Family(
         compute("q", "q0*(1 - exp(-t/tau))", "uC", "charge at time t"),
     ],
     require=["t > 0.1*tau", "t < 3*tau"],
+    typical_errors=[distractor("used the discharging form of the exponential", q="q0*exp(-t/tau)")],
 ))
 
 register_family(Family(
@@ -182,6 +195,7 @@ register_family(Family(
         compute("V23", "Itot*R23", "V", "voltage across the parallel pair"),
         compute("P3", "V23^2/R3", "W", "power in R3"),
     ],
+    typical_errors=[distractor("ignored the internal resistance", Rtot="R1 + R23")],
 ))
 
 register_family(Family(
@@ -207,6 +221,7 @@ register_family(Family(
         compute("vpar", "v*cos(theta)", "m/s", "velocity component along the field"),
         compute("pitch", "vpar*Tc", "cm", "pitch: distance along B in one period"),
     ],
+    typical_errors=[distractor("used the perpendicular velocity component", vpar="v*sin(theta)")],
 ))
 
 register_family(Family(
@@ -268,6 +283,7 @@ register_family(Family(
         compute("Lind", "N*Phi/cur", "mH", "self-inductance"),
         compute("U", "Lind*cur^2/2", "mJ", "stored energy"),
     ],
+    typical_errors=[distractor("forgot the factor 1/2 in the inductor energy", U="Lind*cur^2")],
 ))
 
 register_family(Family(
@@ -296,6 +312,7 @@ register_family(Family(
         compute("cur", "emf/R", "A", "induced current"),
         compute("F", "B*cur*Lr", "N", "magnetic force on the rod, balanced by the external force"),
     ],
+    typical_errors=[distractor("used the rotating-rod emf B*L*v/2", emf="B*Lr*v/2")],
 ))
 
 register_family(Family(
@@ -322,6 +339,7 @@ register_family(Family(
         compute("U", "Lind*i^2/2", "mJ", "stored energy"),
     ],
     require=["t > 0.1*tau", "t < 3*tau"],
+    typical_errors=[distractor("used the decaying form of the current", i="i0*exp(-t/tau)")],
 ))
 
 register_family(Family(

@@ -1,0 +1,126 @@
+"""The RAG baseline (section 4.3): the CoT prompt with the 3 formula-corpus chunks most similar to the question.
+
+Retrieval, as in the paper: the formula corpus (`physr3.feedback.knowledge`: OpenStax *University Physics*
+key equations and fundamental constants, one entry per line; `feedback.corpus_dir` overrides it) is split
+into 500-character chunks with 50 characters of overlap (`eval.rag_chunk_size`, `eval.rag_chunk_overlap`),
+embedded, and stored in a local FAISS inner-product index over unit vectors (= cosine similarity),
+persisted on disk and rebuilt when the corpus, the embedder or the chunking changes
+(`physr3.retrieval.faiss_index`). At inference the question (with its options) is the query and the top
+`eval.rag_top_k` = 3 chunks by cosine are inserted into the prompt. The embedder is all-MiniLM-L6-v2
+(offline) by default; `eval.rag_embedder=openai:text-embedding-ada-002` (with `eval.rag_embedder_base_url`
+for another OpenAI-compatible server) is the paper's choice. Deviation: with an OpenAI embedder the query is
+embedded by the same endpoint at inference (the paper says no external API is queried at inference; it does
+not say how its queries were embedded); MiniLM is fully local.
+
+The prompt (exact text; `{...}` are filled in):
+
+    system: You are an expert physics assistant. Given a question, generate the final solution. Let's think
+            step by step.                                              <- the CoT prompt, verbatim
+    user:   Reference formulas and constants (retrieved from a physics formula sheet; they may or may not
+            apply):
+            [1] {chunk 1}
+            [2] {chunk 2}
+            [3] {chunk 3}
+
+            Question:
+            {question, options as "A) ..." lines, the multiple-choice note; with
+             eval.cot_format_instruction=true the seven-tag format instruction}
+
+Chunks are inserted best first, stripped of surrounding whitespace. The row of each item records the
+retrieved chunks (`trace.retrieved`: rank, cosine score, corpus offsets) so retrieval quality can be
+inspected next to correctness.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+from pathlib import Path
+from typing import Any
+
+from physr3.config import Config
+from physr3.eval.conditions import COT_SYSTEM_PROMPT, _question, register_condition
+from physr3.models.types import Completion, Conversation, Engine, SamplingParams
+from physr3.problems import Problem
+from physr3.prompts import render_question
+
+RAG_CONTEXT_HEADER = (
+    "Reference formulas and constants (retrieved from a physics formula sheet; they may or may not apply):"
+)
+RAG_QUESTION_HEADER = "Question:"
+
+_INDEXES: dict[tuple, Any] = {}
+_LOCK = threading.Lock()
+
+
+def default_store_dir(embedder_name: str) -> Path:
+    from physr3.paths import cache_dir
+
+    slug = hashlib.sha256(embedder_name.encode("utf-8")).hexdigest()[:12]
+    return cache_dir() / "rag_faiss" / slug
+
+
+def get_index(cfg: Config):
+    """The FAISS chunk index for the configured corpus, embedder and chunking (built once per process;
+    on disk it is reused while its fingerprint matches)."""
+    from physr3.feedback.knowledge import corpus_text, load_corpus
+    from physr3.retrieval.embedding import get_embedder
+    from physr3.retrieval.faiss_index import FaissChunkIndex
+
+    e = cfg.eval
+    key = (e.rag_embedder, e.rag_embedder_base_url, e.rag_store_dir, cfg.feedback.corpus_dir, e.rag_chunk_size,
+           e.rag_chunk_overlap)
+    with _LOCK:
+        if key not in _INDEXES:
+            embedder = get_embedder(e.rag_embedder, e.rag_embedder_base_url)
+            store = Path(e.rag_store_dir) if e.rag_store_dir else default_store_dir(embedder.name)
+            text = corpus_text(load_corpus(cfg.feedback.corpus_dir))
+            _INDEXES[key] = FaissChunkIndex.load_or_build(store, text, embedder, e.rag_chunk_size,
+                                                          e.rag_chunk_overlap)
+        return _INDEXES[key]
+
+
+def retrieval_query(problem: Problem) -> str:
+    """The question with its options: what is embedded to find the chunks."""
+    return render_question(problem)
+
+
+def rag_messages(problem: Problem, cfg: Config, chunks: list[str]) -> Conversation:
+    """The RAG conversation for given retrieved chunk texts (see the module docstring)."""
+    context = "\n".join(f"[{i}] {c.strip()}" for i, c in enumerate(chunks, 1))
+    user = f"{RAG_CONTEXT_HEADER}\n{context}\n\n{RAG_QUESTION_HEADER}\n{_question(problem, cfg)}"
+    return [{"role": "system", "content": COT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+def retrieve(problem: Problem, cfg: Config) -> list:
+    return get_index(cfg).retrieve(retrieval_query(problem), cfg.eval.rag_top_k)
+
+
+def rag_conversation(problem: Problem, cfg: Config) -> Conversation:
+    return rag_messages(problem, cfg, [h.text for h in retrieve(problem, cfg)])
+
+
+def run_rag(engine: Engine, problems: list[Problem], cfg: Config,
+            params: SamplingParams) -> list[tuple[Completion, dict[str, Any]]]:
+    """Retrieve for every problem, generate once per batch, and record the retrieved chunks."""
+    hits = [retrieve(p, cfg) for p in problems]
+    completions = engine.generate([rag_messages(p, cfg, [h.text for h in hs]) for p, hs in zip(problems, hits)],
+                                  params)
+    return [(c, {"retrieved": [{"rank": h.rank, "score": round(h.score, 4), "start": h.start, "end": h.end}
+                               for h in hs]}) for c, hs in zip(completions, hits)]
+
+
+def rag_details(cfg: Config) -> str:
+    e = cfg.eval
+    fmt = "the seven-tag format instruction appended" if e.cot_format_instruction else "no format instruction"
+    return (f"Base model, no adapter. Corpus: the formula sheet (OpenStax University Physics key equations and "
+            f"fundamental constants) in {e.rag_chunk_size}-character chunks with {e.rag_chunk_overlap} overlap, "
+            f"embedded with {e.rag_embedder}, in a local FAISS inner-product index of unit vectors (cosine); the "
+            f"top {e.rag_top_k} chunks for the question are inserted into the prompt. System prompt: "
+            f"\"{COT_SYSTEM_PROMPT}\" User message: \"{RAG_CONTEXT_HEADER}\" then the chunks as '[i] chunk' "
+            f"lines, a blank line, \"{RAG_QUESTION_HEADER}\" and the question ({fmt}). Decoding: temperature "
+            f"{cfg.generation.temperature}, at most {cfg.generation.max_new_tokens} new tokens.")
+
+
+register_condition("rag", "Base model, the CoT prompt with the top-3 formula-corpus chunks (FAISS, cosine).",
+                   details=rag_details, run=run_rag)(rag_conversation)

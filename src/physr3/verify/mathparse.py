@@ -1,0 +1,738 @@
+"""Read the maths of a model-written solution step, safely, into a small tree that evaluates in SI.
+
+Intent: the symbolic verifier must read `v = u + a*t`, `v=u+at`, `\\frac{F}{m}`, `\\sqrt{2gh}`, `F = m a`,
+`5.0 m/s²`, `m s^-2`, `3.2 \\times 10^{-19} J`, `θ`, `v_0`, `m_1` the way a physicist would, and must
+never execute model text: there is no `eval`, no `sympify` and no `parse_expr` here. A normaliser turns
+LaTeX and Unicode into plain maths, a tokenizer and a recursive-descent parser build `Node` tuples, and
+`evaluate` computes a float in SI base units from an environment of SI values.
+
+Reading rules (documented because written maths is ambiguous):
+- Names resolve in this order: a known variable (the problem's symbols, aliases, symbols the solution
+  defined), a function (sqrt sin cos tan asin acos atan exp ln log abs, also `arcsin`...), `pi`/`π`, a
+  unit symbol, a split of a run of letters into known variables and functions (`at` -> a*t,
+  `mgh` -> m*g*h, `gsinθ` -> g*sin(θ)), a new symbol if it looks like one (one or two letters, a digit or
+  an underscore, a Greek name, or two capitals such as `KE`). An English word ends the expression, so
+  trailing prose ("= 4.93 m, the height") is ignored.
+- `e` is never Euler's number (it is the elementary charge in physics text); write `exp(x)`.
+- Units bind to the number before them: `10 N / 2.0 kg` is (10 N)/(2.0 kg); a unit group may chain
+  `/ * ^` and juxtaposition (`m/s^2`, `m s^-2`, `N*m^2/C^2`, `J/(kg K)`). `m/s^2` means m·s⁻².
+- A name right after a number that is both a unit and a known variable (`2 m`, `9.8 g`, `0.42 T`) is
+  ambiguous; the parser reads it one way per call (`units_after_number`), and callers try both readings.
+- `3.2 × 10^{-19}` and `3.2*10^-19` are scientific notation (one number), `10^{-19}` alone is a power.
+- Juxtaposition multiplies; a function takes a parenthesised argument or, without parentheses, the next
+  atom (`cos θ`, `sin^2 θ` = sin(θ)^2).
+- Sizes are capped (`MAX_CHARS`, `MAX_TOKENS`, nesting depth, exponent size) so nothing can hang.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+MAX_CHARS = 600
+MAX_TOKENS = 240
+MAX_DEPTH = 40
+MAX_EXPONENT = 64.0
+
+GREEK = {
+    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
+    "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
+    "ξ": "xi", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
+    "χ": "chi", "ψ": "psi", "ω": "omega", "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda",
+    "Σ": "Sigma", "Φ": "Phi", "Ψ": "Psi", "Ω": "Omega",
+}
+GREEK_NAMES = frozenset(GREEK.values()) | {"lam", "eps", "varepsilon", "vartheta", "varphi"}
+FUNCTIONS: dict[str, Callable[[float], float]] = {
+    "sqrt": math.sqrt, "sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin,
+    "acos": math.acos, "atan": math.atan, "arcsin": math.asin, "arccos": math.acos, "arctan": math.atan,
+    "exp": math.exp, "ln": math.log, "log": math.log, "log10": math.log10, "abs": abs,
+}
+TRIG = frozenset({"sin", "cos", "tan"})
+STOPWORDS = frozenset(
+    "a an the is are was be of at as to in on by so we it or and for if its use get has with from then thus "
+    "hence where which gives giving using since this that each per here there into onto our let find given "
+    "known unknown value values step equation formula answer final total net required".split())
+
+_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉ₓᵧ", "0123456789xy")
+_LATEX_WRAPPERS = ("mathrm", "text", "textrm", "mathit", "mathbf", "mathsf", "operatorname", "mbox", "rm",
+                   "textbf", "textit", "boldsymbol", "vec", "bar", "hat", "displaystyle", "mathnormal")
+_LATEX_SIMPLE = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\approx": "=", r"\simeq": "=", r"\sim": "=",
+                 r"\equiv": "=", r"\left": "", r"\right": "", r"\,": " ", r"\;": " ", r"\:": " ", r"\!": "",
+                 r"\ ": " ", r"\quad": " ", r"\qquad": " ", r"\degree": "°", r"\%": "%", r"\Omega": "Ω",
+                 r"\ohm": "Ω", r"\mu": "μ", r"\lambda": "λ", r"\pi": "π"}
+_UNICODE = {"−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "≈": "=",
+            "≃": "=", "≅": "=", "∼": "=", "√": "sqrt", "µ": "μ", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
+            "⁄": "/", "∕": "/", "’": "'", "**": "^", "[": "(", "]": ")"}
+
+
+# ---------------------------------------------------------------------------------------------- units
+BASE_UNITS = {  # symbol -> pint spelling; take SI prefixes
+    "m": "m", "g": "g", "s": "s", "A": "A", "K": "K", "mol": "mol", "N": "N", "J": "J", "W": "W", "Pa": "Pa",
+    "C": "C", "V": "V", "F": "F", "Ω": "ohm", "ohm": "ohm", "T": "T", "Wb": "Wb", "H": "H", "Hz": "Hz",
+    "eV": "eV", "L": "L", "rad": "rad", "cal": "cal", "Wh": "Wh", "bar": "bar", "Bq": "Bq", "Ci": "Ci",
+    "Gy": "Gy", "Sv": "Sv",
+}
+PLAIN_UNITS = {  # no prefixes
+    "deg": "degree", "°": "degree", "degree": "degree", "degrees": "degree", "min": "minute", "h": "hour",
+    "hr": "hour", "hrs": "hour", "d": "day", "day": "day", "days": "day", "yr": "year", "year": "year",
+    "years": "year", "y": "year", "atm": "atm", "u": "dalton", "amu": "dalton", "Da": "dalton", "%": "percent",
+    "sec": "s", "secs": "s", "ohms": "ohm", "Ohm": "ohm", "Ohms": "ohm", "torr": "torr", "Torr": "torr",
+    "mmHg": "mmHg", "cc": "cm**3", "litre": "L", "liter": "L", "litres": "L", "liters": "L", "ly": "light_year",
+}
+WORD_UNITS = ("meter metre second gram newton joule watt pascal coulomb volt ampere amp farad tesla weber "
+              "henry hertz kelvin radian electronvolt calorie kilogram kilometer kilometre centimeter "
+              "centimetre millimeter millimetre nanometer nanometre microsecond millisecond kilojoule").split()
+PREFIXES = {"p": "p", "n": "n", "u": "u", "μ": "u", "m": "m", "c": "c", "k": "k", "M": "M", "G": "G", "T": "T",
+            "d": "d"}
+_DIMS = ("[length]", "[mass]", "[time]", "[current]", "[temperature]", "[substance]", "[luminosity]")
+Dim = tuple[float, ...]
+DIMLESS: Dim = (0.0,) * 7
+
+
+@lru_cache(maxsize=1)
+def _ureg():
+    from physr3.synth.units import ureg
+
+    return ureg()
+
+
+@dataclass(frozen=True)
+class UnitInfo:
+    """One unit word: pint spelling, factor to SI base units and SI dimension exponents."""
+
+    pint: str
+    factor: float
+    dim: Dim
+
+
+@lru_cache(maxsize=4096)
+def pint_unit(spelling: str) -> UnitInfo | None:
+    """Factor and dimensions of a pint unit expression ("m/s^2", "uF", "N*m^2/C^2"); None if unreadable."""
+    if not spelling:
+        return UnitInfo("", 1.0, DIMLESS)
+    try:
+        q = _ureg().Quantity(1.0, spelling.replace("^", "**")).to_base_units()
+        q2 = _ureg().Quantity(2.0, spelling.replace("^", "**")).to_base_units()
+    except Exception:  # pint raises many kinds (undefined unit, syntax, offset)
+        return None
+    if not math.isclose(q2.magnitude, 2 * q.magnitude, rel_tol=1e-9):
+        return None  # offset unit (degC)
+    dims = q.dimensionality
+    return UnitInfo(spelling, float(q.magnitude), tuple(float(dims.get(d, 0)) for d in _DIMS))
+
+
+@lru_cache(maxsize=4096)
+def unit_word(name: str) -> UnitInfo | None:
+    """The unit a single written word stands for (`kg`, `μF`, `MeV`, `Ω`, `°`, `joules`), or None."""
+    if name in PLAIN_UNITS:
+        return pint_unit(PLAIN_UNITS[name])
+    if name in BASE_UNITS:
+        return pint_unit(BASE_UNITS[name])
+    low = name.lower()
+    singular = low[:-1] if low.endswith("s") and low[:-1] in WORD_UNITS else low
+    if singular in WORD_UNITS:
+        return pint_unit(singular)
+    if len(name) >= 2 and name[0] in PREFIXES and name[1:] in BASE_UNITS and name[1:] not in ("bar", "Wh") \
+            and not (name[0] == "d" and name[1:] != "m") and not (name[0] == "c" and name[1:] not in ("m", "L")):
+        return pint_unit(PREFIXES[name[0]] + BASE_UNITS[name[1:]])
+    if name == "kWh":
+        return pint_unit("kWh")
+    return None
+
+
+def dim_of_unit(unit: str) -> Dim | None:
+    info = pint_unit(unit)
+    return None if info is None else info.dim
+
+
+# ---------------------------------------------------------------------------------------------- text
+def _brace(text: str, start: int) -> tuple[str, int] | None:
+    """Content of the {...} group opening at `start` (skipping spaces) and the index after it."""
+    while start < len(text) and text[start] == " ":
+        start += 1
+    if start >= len(text) or text[start] != "{":
+        return None
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start + 1:i], i + 1
+    return text[start + 1:], len(text)
+
+
+def _unwrap_latex(text: str) -> str:
+    r"""\frac{a}{b} -> ((a)/(b)); \sqrt{x} -> sqrt(x); \sqrt[n]{x} -> (x)^(1/(n)); \mathrm{x} -> x."""
+    pat = re.compile(r"\\(" + "|".join(_LATEX_WRAPPERS) + r"|[dt]?frac|sqrt)(?![A-Za-z])\s*")
+    for _ in range(60):
+        m = pat.search(text)
+        if not m:
+            break
+        name, end = m.group(1), m.end()
+        root = None
+        if name == "sqrt" and end < len(text) and text[end] == "[":
+            close = text.find("]", end)
+            if close > 0:
+                root, end = text[end + 1:close], close + 1
+        first = _brace(text, end)
+        if first is None:
+            text = text[:m.start()] + " " + (name if name == "sqrt" else "") + text[end:]
+            continue
+        inner, end = first
+        if name.endswith("frac"):
+            second = _brace(text, end)
+            repl = f"(({inner})/({second[0]}))" if second else f"({inner})"
+            end = second[1] if second else end
+        elif name == "sqrt":
+            repl = f"(({inner})^(1/({root})))" if root else f"sqrt({inner})"
+        else:
+            repl = f" {inner} " if name in ("text", "mathrm", "textrm", "rm", "mbox") else inner
+        text = text[:m.start()] + repl + text[end:]
+    return text
+
+
+def normalize(text: str) -> str:
+    """LaTeX, Unicode and Markdown maths -> the plain syntax the tokenizer reads."""
+    text = text[:MAX_CHARS * 2]
+    text = re.sub(r"\\[()\[\]]", " ", text).replace("$", " ").replace("`", " ")
+    text = re.sub(r"\^\s*\{?\s*\\circ\s*\}?", "°", text)
+    text = _unwrap_latex(text)
+    for macro, repl in sorted(_LATEX_SIMPLE.items(), key=lambda kv: -len(kv[0])):
+        text = text.replace(macro, repl)
+    text = re.sub(r"\\(arc(?:sin|cos|tan)|sin|cos|tan|ln|log|exp)(?![A-Za-z])", r" \1 ", text)
+    text = re.sub(r"\\([A-Za-z]+)", lambda m: m.group(1) if m.group(1) in GREEK_NAMES else " ", text)
+    text = re.sub(r"_\s*\{([^{}]*)\}", lambda m: "_" + re.sub(r"[\s\\]", "", m.group(1)), text)
+    text = re.sub(r"\^\s*\{([^{}]*)\}", r"^(\1)", text)
+    for a, b in _UNICODE.items():
+        text = text.replace(a, b)
+    text = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+", lambda m: "^(" + m.group(0).translate(_SUPERSCRIPT) + ")", text)
+    text = re.sub(r"[₀₁₂₃₄₅₆₇₈₉ₓᵧ]+", lambda m: "_" + m.group(0).translate(_SUBSCRIPT), text)
+    text = re.sub(r"(\d\s*)μ\s+(?=[A-Za-zΩ])", r"\1μ", text)  # 2.0 \mu F -> 2.0 μF
+    text = re.sub(r"(?<=[\d)])\s*x\s*(?=[\d(])", " * ", text)  # 3.69 x 13.03
+    text = re.sub(r"/\s*(s|m|cm|mm|km)([23])\b", r"/\1^\2", text)  # m/s2 -> m/s^2
+    text = text.replace("{", "(").replace("}", ")")
+    # scientific notation: 3.2 * 10^(-19), 3.2 x 10^-19, 3.2e-19
+    text = re.sub(r"(\d(?:\.\d*)?)\s*[*x]\s*10\s*\^\s*\(?\s*([-+]?)\s*(\d+)\s*\)?", r"\1e\2\3 ", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+# ---------------------------------------------------------------------------------------------- tokens
+_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+(?!\d))?"
+_NAME = r"[A-Za-zα-ωΑ-Ωμϵϑϕ][A-Za-z0-9_α-ωΑ-Ωμϵϑϕ']*"
+_TOKEN = re.compile(rf"\s*(?:(?P<num>{_NUMBER})|(?P<name>{_NAME})|(?P<op>[-+*/^(),°%])|(?P<other>\S))")
+
+
+def tokenize(text: str) -> list[tuple[str, str]]:
+    """(kind, text) tokens: num, name, op, other (anything else, which ends an expression)."""
+    out: list[tuple[str, str]] = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        out.append((kind, m.group(kind)))
+        if len(out) > MAX_TOKENS:
+            break
+    return out
+
+
+def canonical_name(name: str) -> str:
+    """`v_0` -> v0, `θ` -> theta, `Δv` -> Deltav, `m_{1}` -> m1, `x'` -> x'."""
+    name = "".join(GREEK.get(ch, ch) for ch in name)
+    return name.replace("_", "")
+
+
+# ---------------------------------------------------------------------------------------------- tree
+# Node = (op, *args): ("num", value, literal) | ("qty", value, factor, dim, text) | ("var", name) |
+# ("const", "pi") | ("neg", x) | ("add"|"sub"|"mul"|"div"|"pow", a, b) | ("call", fname, x)
+Node = tuple
+
+
+class ParseFail(ValueError):
+    """Text that is not (the start of) an expression."""
+
+
+@dataclass
+class Names:
+    """What names mean while parsing: known variables (canonical -> resolved) and what is allowed new."""
+
+    variables: Mapping[str, str]
+    allow_new: bool = True
+    new: set[str] = field(default_factory=set)
+
+    def resolve(self, raw: str) -> str | None:
+        c = canonical_name(raw)
+        if c in self.variables:
+            return self.variables[c]
+        return None
+
+
+def symbol_like(name: str) -> bool:
+    """Whether an unknown name reads as a symbol (a new quantity) rather than an English word."""
+    c = canonical_name(name)
+    if name.lower() in STOPWORDS:
+        return False
+    if re.fullmatch(r"[A-Za-z]{1,2}'?", c) or "_" in name or any(ch.isdigit() for ch in c):
+        return True
+    if c in GREEK_NAMES or any(c.startswith(g) and len(c) - len(g) <= 2 for g in GREEK_NAMES):
+        return True
+    return sum(ch.isupper() for ch in c) >= 2 and len(c) <= 6
+
+
+class _Parser:
+    def __init__(self, tokens: list[tuple[str, str]], names: Names, units_after_number: bool):
+        self.t = list(tokens)
+        self.i = 0
+        self.names = names
+        self.units_first = units_after_number
+        self.depth = 0
+
+    # -- helpers
+    def peek(self, k: int = 0) -> tuple[str, str] | None:
+        j = self.i + k
+        return self.t[j] if j < len(self.t) else None
+
+    def take(self) -> tuple[str, str]:
+        tok = self.peek()
+        if tok is None:
+            raise ParseFail("unexpected end")
+        self.i += 1
+        return tok
+
+    def is_op(self, value: str, k: int = 0) -> bool:
+        tok = self.peek(k)
+        return tok is not None and tok[0] == "op" and tok[1] == value
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise ParseFail("nested too deeply")
+
+    # -- grammar
+    def expr(self) -> Node:
+        self.enter()
+        node = self.term()
+        while self.is_op("+") or self.is_op("-"):
+            save = self.i
+            op = self.take()[1]
+            try:
+                rhs = self.term()
+            except ParseFail:
+                self.i = save
+                break
+            node = ("add" if op == "+" else "sub", node, rhs)
+        self.depth -= 1
+        return node
+
+    def starts_atom(self) -> bool:
+        tok = self.peek()
+        return tok is not None and (tok[0] in ("num", "name") or (tok[0] == "op" and tok[1] == "("))
+
+    def term(self) -> Node:
+        node = self.unary()
+        while True:
+            save = self.i
+            if self.is_op("*") or self.is_op("/"):
+                op = self.take()[1]
+                try:
+                    rhs = self.unary()
+                except ParseFail:
+                    self.i = save
+                    return node
+                node = ("mul" if op == "*" else "div", node, rhs)
+            elif self.starts_atom():
+                try:
+                    rhs = self.power()
+                except ParseFail:
+                    self.i = save
+                    return node
+                node = ("mul", node, rhs)
+            else:
+                return node
+
+    def unary(self) -> Node:
+        if self.is_op("-") or self.is_op("+"):
+            op = self.take()[1]
+            inner = self.unary()
+            return ("neg", inner) if op == "-" else inner
+        return self.power()
+
+    def power(self) -> Node:
+        base = self.atom()
+        if self.is_op("^"):
+            save = self.i
+            self.take()
+            try:
+                exp = self.unary_atom()
+            except ParseFail:
+                self.i = save
+                return base
+            return ("pow", base, exp)
+        return base
+
+    def unary_atom(self) -> Node:
+        if self.is_op("-") or self.is_op("+"):
+            op = self.take()[1]
+            inner = self.unary_atom()
+            return ("neg", inner) if op == "-" else inner
+        return self.power()
+
+    def atom(self) -> Node:
+        kind, value = self.take()
+        if kind == "num":
+            try:
+                number = float(value)
+            except ValueError:
+                raise ParseFail(f"bad number {value!r}") from None
+            if self.is_op("°") or self.is_op("%"):
+                unit = unit_word(self.take()[1])
+                return ("qty", number, unit.factor, unit.dim, value + unit.pint)
+            group = self.unit_group()
+            if group is not None:
+                factor, dim, text = group
+                return ("qty", number, factor, dim, f"{value} {text}")
+            return ("num", number, value)
+        if kind == "name":
+            return self.name_atom(value)
+        if kind == "op" and value == "(":
+            self.enter()
+            node = self.expr()
+            if not self.is_op(")"):
+                raise ParseFail("unclosed parenthesis")
+            self.take()
+            self.depth -= 1
+            return node
+        raise ParseFail(f"unexpected {value!r}")
+
+    def function_call(self, fname: str) -> Node:
+        power = None
+        if self.is_op("^"):  # sin^2 x
+            self.take()
+            power = self.unary_atom()
+        if self.is_op("("):
+            arg = self.atom()
+        else:
+            arg = self.power()
+            if arg[0] == "num" and self.peek() and self.peek()[0] == "name":  # sin 2θ
+                arg = ("mul", arg, self.power())
+        node = ("call", fname, arg)
+        return ("pow", node, power) if power is not None else node
+
+    def name_atom(self, raw: str) -> Node:
+        resolved = self.names.resolve(raw)
+        if resolved is not None:
+            return ("var", resolved)
+        c = canonical_name(raw)
+        if c in FUNCTIONS:
+            return self.function_call(c)
+        if c == "pi":
+            return ("const", "pi")
+        unit = unit_word(raw)
+        if unit is not None and len(c) >= 2:  # a lone letter (m, s, d, A) away from a number is a symbol
+            return ("qty", 1.0, unit.factor, unit.dim, raw)
+        pieces = self.split(c)
+        if pieces:
+            self.t[self.i - 1:self.i] = [("name", p) for p in pieces]
+            self.i -= 1
+            return self.name_atom(self.take()[1])
+        if self.names.allow_new and symbol_like(raw):
+            self.names.new.add(c)
+            return ("var", c)
+        raise ParseFail(f"word {raw!r}")
+
+    def split(self, c: str) -> list[str] | None:
+        """`mgh` -> [m, g, h] when every piece is a known variable or function (fewest pieces)."""
+        if len(c) > 12 or c.lower() in STOPWORDS and c not in ("at",):
+            return None
+        known = set(self.names.variables) | set(FUNCTIONS) | {"pi"} | GREEK_NAMES
+        best: list[list[str] | None] = [None] * (len(c) + 1)
+        best[0] = []
+        for end in range(1, len(c) + 1):
+            for start in range(max(0, end - 8), end):
+                piece = c[start:end]
+                if best[start] is not None and piece in known and (
+                        best[end] is None or len(best[start]) + 1 < len(best[end])):
+                    best[end] = best[start] + [piece]
+        out = best[len(c)]
+        return out if out and len(out) > 1 else None
+
+    # -- units after a number
+    def unit_factor_at(self) -> UnitInfo | None:
+        tok = self.peek()
+        if tok is None or tok[0] != "name" and not (tok[0] == "op" and tok[1] in "°%"):
+            return None
+        unit = unit_word(tok[1])
+        if unit is None:
+            return None
+        if not self.units_first and self.names.resolve(tok[1]) is not None:
+            return None
+        return unit
+
+    def unit_power(self) -> tuple[float, Dim, str]:
+        name = self.take()[1]
+        unit = unit_word(name)
+        factor, dim, text = unit.factor, unit.dim, name
+        if self.is_op("^"):
+            j, sign = 1, 1.0
+            if self.is_op("(", 1):
+                j += 1
+            if self.is_op("-", j) or self.is_op("+", j):
+                sign = -1.0 if self.is_op("-", j) else 1.0
+                j += 1
+            tok = self.peek(j)
+            if tok and tok[0] == "num":
+                exp = sign * float(tok[1])
+                if abs(exp) <= 6:
+                    j += 1
+                    if self.is_op("(", 1):
+                        if not self.is_op(")", j):
+                            return factor, dim, text
+                        j += 1
+                    self.i += j
+                    factor, dim, text = factor ** exp, tuple(d * exp for d in dim), f"{name}^{exp:g}"
+        return factor, dim, text
+
+    def unit_group(self) -> tuple[float, Dim, str] | None:
+        tok = self.peek()
+        if tok == ("num", "1") and self.is_op("/", 1):  # 0.0310 1/h
+            save = self.i
+            self.i += 2
+            if self.unit_factor_at() is None:
+                self.i = save
+                return None
+            factor, dim, text = self.unit_power()
+            factor, dim, text = 1.0 / factor, tuple(-d for d in dim), "1/" + text
+        elif self.unit_factor_at() is None:
+            return None
+        else:
+            factor, dim, text = self.unit_power()
+        while True:
+            if (self.is_op("/") or self.is_op("*")) and self.peek(1) is not None:
+                op = self.peek()[1]
+                save = self.i
+                self.take()
+                if self.is_op("("):  # J/(kg K)
+                    self.take()
+                    inner = self.unit_group()
+                    if inner is None or not self.is_op(")"):
+                        self.i = save
+                        return factor, dim, text
+                    self.take()
+                    f2, d2, t2 = inner
+                    t2 = f"({t2})"
+                elif self.unit_factor_at() is not None:
+                    f2, d2, t2 = self.unit_power()
+                else:
+                    self.i = save
+                    return factor, dim, text
+                sign = 1.0 if op == "*" else -1.0
+                factor *= f2 ** sign
+                dim = tuple(a + sign * b for a, b in zip(dim, d2))
+                text += op + t2
+            elif self.unit_factor_at() is not None and self.peek()[0] == "name" and \
+                    self.names.resolve(self.peek()[1]) is None:
+                f2, d2, t2 = self.unit_power()
+                factor *= f2
+                dim = tuple(a + b for a, b in zip(dim, d2))
+                text += " " + t2
+            else:
+                return factor, dim, text
+
+
+def parse_prefix(text_or_tokens: str | list[tuple[str, str]], names: Names, units_after_number: bool = True,
+                 ) -> tuple[Node, int, int]:
+    """Parse the longest expression at the start; returns (node, tokens used, tokens in total)."""
+    tokens = tokenize(normalize(text_or_tokens)) if isinstance(text_or_tokens, str) else text_or_tokens
+    if not tokens or len(tokens) > MAX_TOKENS:
+        raise ParseFail("empty or too long")
+    p = _Parser(tokens, names, units_after_number)
+    node = p.expr()
+    return node, p.i, len(p.t)
+
+
+def parse_full(text: str, names: Names, units_after_number: bool = True) -> Node:
+    """Parse the whole text as one expression (ParseFail if anything is left over)."""
+    node, used, total = parse_prefix(text, names, units_after_number)
+    if used != total:
+        raise ParseFail("text left over")
+    return node
+
+
+def parse_suffix(text: str, names: Names, units_after_number: bool = True) -> Node:
+    """The longest expression that ends the text ("The height is h" -> h, "so m1 g - T" -> m1 g - T)."""
+    tokens = tokenize(normalize(text))
+    for start in range(len(tokens)):
+        sub = tokens[start:]
+        try:
+            trial = Names(names.variables, names.allow_new)
+            node, used, total = parse_prefix(sub, trial, units_after_number)
+        except ParseFail:
+            continue
+        if used == total:
+            names.new |= trial.new
+            return node
+    raise ParseFail("no expression at the end")
+
+
+# ---------------------------------------------------------------------------------------------- use
+def variables(node: Node) -> set[str]:
+    if node[0] == "var":
+        return {node[1]}
+    out: set[str] = set()
+    for a in node[1:]:
+        if isinstance(a, tuple) and a and isinstance(a[0], str):
+            out |= variables(a)
+    return out
+
+
+def is_numeric(node: Node) -> bool:
+    """True when the expression holds a substituted value: a decimal literal or a number with a unit
+    (small integers, simple fractions and pi are symbolic constants, as in `2*vy/g` or `1/2 m v^2`)."""
+    if not variables(node):
+        return True  # a pure number (16 + 17) is a computed value, never an identity
+    return _has_literal(node)
+
+
+def _has_literal(node: Node) -> bool:
+    op = node[0]
+    if op == "qty":
+        return node[1] != 1.0 or node[4][:1].isdigit()
+    if op == "num":
+        return not re.fullmatch(r"\d{1,2}", node[2])
+    return any(_has_literal(a) for a in node[1:] if isinstance(a, tuple) and a and isinstance(a[0], str))
+
+
+def has_units(node: Node) -> bool:
+    if node[0] == "qty":
+        return True
+    return any(has_units(a) for a in node[1:] if isinstance(a, tuple) and a and isinstance(a[0], str))
+
+
+class EvalError(ValueError):
+    """An expression that has no finite real value here (unknown name, domain error, overflow)."""
+
+
+@dataclass(frozen=True)
+class Mode:
+    """How to read bare numbers: trig arguments in degrees, and bare numbers equal to a stated given's
+    magnitude taken in that given's unit (`bare_units`: stated magnitude -> SI factor)."""
+
+    trig_degrees: bool = False
+    bare_units: Mapping[str, float] | None = None
+
+
+def evaluate(node: Node, env: Mapping[str, float], mode: Mode = Mode()) -> float:
+    """The value in SI base units; raises EvalError."""
+    op = node[0]
+    try:
+        if op == "num":
+            if mode.bare_units and node[1] in mode.bare_units:
+                return node[1] * mode.bare_units[node[1]]
+            return node[1]
+        if op == "qty":
+            return node[1] * node[2]
+        if op == "var":
+            if node[1] not in env:
+                raise EvalError(f"unknown {node[1]}")
+            return env[node[1]]
+        if op == "const":
+            return math.pi
+        if op == "neg":
+            return -evaluate(node[1], env, mode)
+        if op == "call":
+            x = evaluate(node[2], env, mode)
+            if node[1] in TRIG and mode.trig_degrees and not variables(node[2]) and not has_units(node[2]):
+                x = math.radians(x)
+            value = FUNCTIONS[node[1]](x)
+        else:
+            a, b = evaluate(node[1], env, mode), evaluate(node[2], env, mode)
+            if op == "add":
+                value = a + b
+            elif op == "sub":
+                value = a - b
+            elif op == "mul":
+                value = a * b
+            elif op == "div":
+                value = a / b
+            else:
+                if abs(b) > MAX_EXPONENT and abs(a) != 1.0:
+                    raise EvalError("exponent too large")
+                value = a ** b
+        if isinstance(value, complex) or not math.isfinite(value):
+            raise EvalError("not a finite real number")
+        return float(value)
+    except (ValueError, ZeroDivisionError, OverflowError, TypeError) as exc:
+        if isinstance(exc, EvalError):
+            raise
+        raise EvalError(str(exc)) from None
+
+
+def dimension(node: Node, dims: Mapping[str, Dim | None]) -> Dim | None:
+    """SI dimension exponents of the expression; None when unknown or inconsistent."""
+    op = node[0]
+    if op in ("num", "const"):
+        return DIMLESS
+    if op == "qty":
+        return node[3]
+    if op == "var":
+        return dims.get(node[1])
+    if op == "neg":
+        return dimension(node[1], dims)
+    if op == "call":
+        if node[1] == "sqrt":
+            d = dimension(node[2], dims)
+            return None if d is None else tuple(x / 2 for x in d)
+        if node[1] == "abs":
+            return dimension(node[2], dims)
+        return DIMLESS
+    a, b = dimension(node[1], dims), dimension(node[2], dims)
+    if op in ("add", "sub"):
+        if a is None or b is None:
+            return a or b
+        return a if all(abs(x - y) < 1e-9 for x, y in zip(a, b)) else None
+    if a is None or b is None:
+        return None
+    if op == "mul":
+        return tuple(x + y for x, y in zip(a, b))
+    if op == "div":
+        return tuple(x - y for x, y in zip(a, b))
+    if b != DIMLESS or node[2][0] not in ("num", "neg", "div"):
+        return DIMLESS if a == DIMLESS else None
+    try:
+        exp = evaluate(node[2], {})
+    except EvalError:
+        return None
+    return tuple(x * exp for x in a)
+
+
+def same_dim(a: Dim | None, b: Dim | None) -> bool:
+    return a is not None and b is not None and all(abs(x - y) < 1e-9 for x, y in zip(a, b))
+
+
+def to_text(node: Node) -> str:
+    """Readable plain-text rendering (for explanations)."""
+    prec = {"add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
+
+    def go(n: Node, parent: int = 0) -> str:
+        op = n[0]
+        if op == "num":
+            return n[2]
+        if op == "qty":
+            return f"({n[4]})" if parent > 1 and " " in n[4] else n[4]
+        if op == "var":
+            return n[1]
+        if op == "const":
+            return "pi"
+        if op == "call":
+            return f"{n[1]}({go(n[2])})"
+        p = prec[op]
+        if op == "neg":
+            s = "-" + go(n[1], p)
+        elif op == "pow":
+            s = f"{go(n[1], p + 1)}^{go(n[2], p + 1)}"
+        else:
+            sym = {"add": " + ", "sub": " - ", "mul": "*", "div": "/"}[op]
+            s = go(n[1], p) + sym + go(n[2], p + (op in ("sub", "div")))
+        return f"({s})" if p < parent else s
+
+    return go(node)

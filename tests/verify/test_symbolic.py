@@ -1,0 +1,314 @@
+"""The offline symbolic verifier: reading maths safely, each check and its error type, tolerance of style.
+
+One property per test. Problems come from the generator (atwood_tension seed 0: m1 = 7.31 kg, m2 = 3.69 kg,
+g = 9.8 m/s^2, a = 3.23 m/s^2, T = 48.1 N, answer B; projectile_range seed 0: v0 = 43.1 m/s, theta = 55 deg,
+R = 178 m), so the expected values below are the ground truth's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from physr3.problems import Problem
+from physr3.solution import parse_solution
+from physr3.synth.registry import get_family
+from physr3.verify import mathparse as mp
+from physr3.verify.symbolic import SymbolicVerifier, Tolerances, split_clauses, srepr_to_sympy
+
+ATWOOD_MODEL = """<given>
+Step 1: Mass of the heavier block, m₁ = 7.31 kg
+Step 2: Mass of the lighter block, m₂ = 3.69 kg
+Step 3: g = 9.8 m/s²
+</given>
+<find>
+Step 4: We need the tension T in the string.
+</find>
+<concept>
+Step 5: Apply Newton's second law to each block; both share the same acceleration.
+</concept>
+<governing_equation>
+Step 6: For the heavier block: m₁g − T = m₁a
+Step 7: For the lighter block: T − m₂g = m₂a
+Step 8: Adding them, a = \\frac{(m_1 - m_2) g}{m_1 + m_2} and T = m₂(g + a)
+</governing_equation>
+<substitution>
+Step 9: a = (7.31 − 3.69)(9.8)/(7.31 + 3.69)
+Step 10: T = 3.69 × (9.8 + 3.23)
+</substitution>
+<calculation>
+Step 11: a = 35.476/11.0 = 3.23 m s^-2
+Step 12: T = 3.69 × 13.03 ≈ 48.1 N
+</calculation>
+<final_answer>
+B
+</final_answer>"""
+
+
+@pytest.fixture(scope="module")
+def atwood() -> Problem:
+    return get_family("atwood_tension").generate(0)
+
+
+@pytest.fixture(scope="module")
+def projectile() -> Problem:
+    return get_family("projectile_range").generate(0)
+
+
+@pytest.fixture(scope="module")
+def verifier() -> SymbolicVerifier:
+    return SymbolicVerifier()
+
+
+def _replace_step(solution: str, number: int, text: str) -> str:
+    lines = solution.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(f"Step {number}:"))
+    lines[i] = f"Step {number}: {text}"
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------ reading maths
+@pytest.mark.parametrize("text,value", [
+    ("5.0 m/s^2", 5.0), ("5.0 m s^-2", 5.0), ("5.0 m/s²", 5.0), (r"5 \mathrm{m/s^2}", 5.0),
+    (r"3.2 \times 10^{-19} J", 3.2e-19), ("3.2e-19 J", 3.2e-19), ("3.2 × 10^-19 J", 3.2e-19),
+    ("4210 g", 4.21), ("12 kV", 12000.0), ("35°", 0.6108652381980153), (r"35^\circ", 0.6108652381980153),
+    ("2.0 μF", 2e-6), (r"2.0 \mu F", 2e-6), ("0.0310 1/h", 0.0310 / 3600), ("9e9 N*m^2/C^2", 9e9),
+    ("20 J/(kg K)", 20.0),
+])
+def test_quantities_read_in_si(text: str, value: float) -> None:
+    node, used, total = mp.parse_prefix(text, mp.Names({}))
+    assert used == total
+    assert mp.evaluate(node, {}) == pytest.approx(value, rel=1e-9)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("u + a*t", 11.0), ("u+at", 11.0), (r"\frac{F}{m}", 2.5), (r"\sqrt{2gh}", 2.0), ("F/m (the rest)", 2.5),
+    ("v_0 cos θ", 3.0), (r"v_{0}\cos\theta", 3.0), ("m_1 g - F", 2.0 * 2.0 - 5.0), ("1/2 m v^2", 0.5 * 2.0 * 9.0),
+    ("sin^2 θ + cos^2 θ", 1.0), ("2(m + 1)", 6.0),
+])
+def test_expressions_with_implicit_products_latex_unicode(text: str, expected: float) -> None:
+    env = {"u": 1.0, "a": 2.0, "t": 5.0, "F": 5.0, "m": 2.0, "g": 2.0, "h": 1.0, "v0": 3.0, "theta": 0.0,
+           "m1": 2.0, "v": 3.0}
+    names = mp.Names({k: k for k in env})
+    node, _, _ = mp.parse_prefix(text, names, units_after_number=False)
+    assert mp.evaluate(node, env) == pytest.approx(expected)
+
+
+def test_trailing_prose_ends_the_expression_and_leading_prose_is_skipped() -> None:
+    names = mp.Names({"h": "h"})
+    node, used, total = mp.parse_prefix("4.93 m, the height of the block", names)
+    assert node[0] == "qty" and used < total
+    assert mp.parse_suffix("The height is h", names) == ("var", "h")
+
+
+def test_remarks_are_dropped_and_clauses_split() -> None:
+    assert split_clauses("T = 2*vy/g (from 0 = vy*T - g*T^2/2)") == ["T = 2*vy/g"]
+    assert split_clauses("E1 = k*q1/(a^2)") == ["E1 = k*q1/(a^2)"]
+    assert split_clauses("m1 g - T = m1 a and T - m2 g = m2 a") == ["m1 g - T = m1 a", "T - m2 g = m2 a"]
+
+
+@pytest.mark.parametrize("text", ["(" * 500 + "1", "x" * 5000, "2^999^999", "1/0", "sqrt(-1)", "==", "=", "",
+                                  "__import__('os').system('true')", "lambda: 0", "𝔸 = 3", "\\frac{\\frac{"])
+def test_hostile_text_never_raises_or_executes(text: str) -> None:
+    names = mp.Names({"x": "x"})
+    try:
+        node, _, _ = mp.parse_prefix(text, names)
+        mp.evaluate(node, {"x": 1.0})
+    except (mp.ParseFail, mp.EvalError):
+        pass
+
+
+def test_srepr_reader_refuses_calls_outside_the_whitelist() -> None:
+    assert str(srepr_to_sympy("Mul(Symbol('m'), Symbol('a'))")) == "a*m"
+    with pytest.raises(ValueError):
+        srepr_to_sympy("__import__('os').system('true')")
+
+
+# ------------------------------------------------------------------------------------------ verdicts
+def test_ground_truth_solution_has_no_error(verifier: SymbolicVerifier, atwood: Problem, projectile: Problem) -> None:
+    for p in (atwood, projectile):
+        v = verifier.verify(p, p.solution)
+        assert (v.error_step, v.error_type, v.status) == (0, "none", "ok"), v.explanation
+
+
+def test_small_model_style_solution_has_no_error(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, ATWOOD_MODEL)
+    assert v.error_step == 0, v.explanation
+
+
+def test_reordered_givens_pass(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    text = ATWOOD_MODEL.replace("Step 1: Mass of the heavier block, m₁ = 7.31 kg", "Step 1: g = 9.8 m/s²")
+    text = text.replace("Step 3: g = 9.8 m/s²", "Step 3: Mass of the heavier block, m₁ = 7.31 kg")
+    assert verifier.verify(atwood, text).error_step == 0
+
+
+def test_misread_given_is_mc_at_that_step(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 2, "m₂ = 3.96 kg"))
+    assert (v.error_step, v.error_type) == (2, "MC")
+    assert "3.69" in v.explanation
+
+
+def test_swapped_givens_are_mc_and_named(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    text = _replace_step(_replace_step(ATWOOD_MODEL, 1, "m₁ = 3.69 kg"), 2, "m₂ = 7.31 kg")
+    v = verifier.verify(atwood, text)
+    assert (v.error_step, v.error_type) == (1, "MC")
+    assert "value of m2" in v.explanation
+
+
+def test_given_in_another_unit_passes(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    assert verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 1, "m1 = 7310 g")).error_step == 0
+
+
+def test_wrong_target_is_mc(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 4, "a, the acceleration of the blocks (in m/s^2)"))
+    assert (v.error_step, v.error_type) == (4, "MC")
+
+
+def test_wrong_equation_is_cm_with_expected_relation(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 8, "a = (m1 - m2) g / m1 and T = m2(g + a)"))
+    assert (v.error_step, v.error_type) == (8, "CM")
+    assert "(m1 - m2)*g/(m1 + m2)" in v.explanation
+
+
+def test_wrong_relation_between_expressions_is_cm(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 7, "T + m₂g = m₂a"))
+    assert (v.error_step, v.error_type) == (7, "CM")
+
+
+@pytest.mark.parametrize("form", ["T = m2*g + m2*a", "T - m2 g = m2 a", "m2 (g + a) = T", "T/m2 = g + a",
+                                  r"T = m_2 \cdot (g + a)"])
+def test_equation_forms_are_equivalent(verifier: SymbolicVerifier, atwood: Problem, form: str) -> None:
+    assert verifier.verify(atwood, _replace_step(atwood.solution, 7, form)).error_step == 0
+
+
+def test_wrong_principle_is_cm(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 5, "Conservation of angular momentum about the axle."))
+    assert (v.error_step, v.error_type) == (5, "CM")
+
+
+def test_wrong_substituted_number_is_ce(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 9, "a = (7.31 − 3.69)(9.8)/(7.31 − 3.69)"))
+    assert (v.error_step, v.error_type) == (9, "CE")
+
+
+def test_arithmetic_slip_is_ce_and_says_what_was_expected(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 11, "a = 35.476/11.0 = 3.32 m/s^2"))
+    assert (v.error_step, v.error_type) == (11, "CE")
+    assert "3.23" in v.explanation
+
+
+def test_small_slip_is_blamed_when_it_shows_later(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    """3.24 for 3.23 is within 2% but beyond rounding; the final value is then wrong: blame step 10."""
+    text = _replace_step(atwood.solution, 10, "a = 3.28 m/s^2")
+    text = _replace_step(text, 11, "T = 48.3 N").replace("\nB\n", "\nD\n")
+    v = verifier.verify(atwood, text)
+    assert (v.error_step, v.error_type) == (10, "CE")
+
+
+def test_rounding_within_tolerance_passes(verifier: SymbolicVerifier, projectile: Problem) -> None:
+    text = _replace_step(projectile.solution, 14, "vx = 24.72 m/s")
+    text = _replace_step(text, 17, "R = 24.7 × 7.21 = 178.1 m")
+    assert verifier.verify(projectile, text).error_step == 0
+
+
+def test_missing_units_on_intermediate_values_pass(verifier: SymbolicVerifier, projectile: Problem) -> None:
+    text = _replace_step(projectile.solution, 15, "vy = 35.3")
+    text = _replace_step(text, 11, "vy = 43.1 sin 55°")
+    assert verifier.verify(projectile, text).error_step == 0
+
+
+def test_unit_prefix_slip_is_ce(verifier: SymbolicVerifier, projectile: Problem) -> None:
+    v = verifier.verify(projectile, _replace_step(projectile.solution, 17, "R = 178 cm"))
+    assert (v.error_step, v.error_type) == (17, "CE")
+
+
+def test_degree_radian_slip_is_ce(verifier: SymbolicVerifier, projectile: Problem) -> None:
+    import math
+
+    wrong = 43.1 * math.cos(55)
+    v = verifier.verify(projectile, _replace_step(projectile.solution, 14, f"vx = {wrong:.3g} m/s"))
+    assert (v.error_step, v.error_type) == (14, "CE")
+
+
+def test_wrong_final_answer_with_correct_steps_is_blamed_on_last_step(verifier: SymbolicVerifier,
+                                                                      projectile: Problem) -> None:
+    text = projectile.solution.replace("<final_answer>\n178 m", "<final_answer>\n187 m")
+    v = verifier.verify(projectile, text)
+    assert (v.error_step, v.error_type) == (17, "CE")
+
+
+def test_mcq_wrong_letter_is_an_error(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    assert verifier.verify(atwood, ATWOOD_MODEL.replace("\nB\n", "\nC\n")).error_step == 12
+
+
+def test_solution_without_steps_is_a_parse_error(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    for text in ("", "The tension is 48.1 N.", "<given>m1 = 7.31 kg</given>"):
+        v = verifier.verify(atwood, text)
+        assert (v.status, v.error_step, v.error_type) == ("parse_error", 0, "none")
+
+
+def test_untagged_steps_are_checked_by_content(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    text = "\n".join(f"Step {s.number}: {s.text}" for s in parse_solution(atwood.solution).steps)
+    assert verifier.verify(atwood, text).error_step == 0
+    v = verifier.verify(atwood, text.replace("a = 3.23 m/s^2", "a = 4.23 m/s^2"))
+    assert (v.error_step, v.error_type) == (10, "CE")
+
+
+def test_problem_without_ground_truth_is_a_parse_error(verifier: SymbolicVerifier) -> None:
+    p = Problem(id="x", question="q", answer="1")
+    assert verifier.verify(p, "Step 1: x = 1").status == "parse_error"
+
+
+def test_garbage_solution_is_fast_and_never_crashes(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    rng = random.Random(0)
+    alphabet = "Step 1:= ()+-*/^\\frac{}sqrt 0123456789.e m kg a T g θ×²\n<given></given>"
+    start = time.perf_counter()
+    for _ in range(200):
+        text = "Step 1: " + "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 400)))
+        v = verifier.verify(atwood, text)
+        assert v.status in ("ok", "parse_error")
+    assert verifier.verify(atwood, "Step 1: " + "(" * 3000 + "a = 1").status in ("ok", "parse_error")
+    assert time.perf_counter() - start < 10
+
+
+def test_step_numbers_are_positions_when_numbering_is_broken(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    text = atwood.solution.replace("Step 11:", "Step 12:").replace("Step 10: a = 3.23", "Step 10: a = 9.23")
+    v = verifier.verify(atwood, text)
+    assert v.error_step == 10
+
+
+def test_tolerances_are_configurable(atwood: Problem) -> None:
+    strict = SymbolicVerifier(Tolerances(value_rel=1e-4))
+    text = _replace_step(atwood.solution, 8, "a = (7.31 - 3.69)*9.8/(7.31 + 3.69) = 3.2")
+    assert SymbolicVerifier().verify(atwood, text).error_step == 0
+    assert strict.verify(atwood, text).error_step == 8
+
+
+def test_registered_as_symbolic() -> None:
+    from physr3.verify.registry import build_verifier
+
+    assert isinstance(build_verifier("symbolic", None), SymbolicVerifier)
+
+
+# ------------------------------------------------------------------------------------------ data sets
+def test_injected_errors_found_and_paraphrases_pass(verifier: SymbolicVerifier) -> None:
+    """A small run of the benchmark: every injected error found at its step and type; controls and
+    programmatic paraphrases of the ground truth judged error-free."""
+    from physr3.synth.generate import generate_problems
+    from physr3.synth.inject import inject_problems
+    from physr3.verify.paraphrase import paraphrase
+
+    problems = list(generate_problems(60, seed=123))
+    rows = list(inject_problems(problems, seed=123))
+    misses = []
+    for p, row in zip(problems, rows):
+        v = verifier.verify(p, row["solution"])
+        if (v.error_step, v.error_type) != (row["label_error_step"], row["label_error_type"]):
+            misses.append((row["family"], row["label_operator"], v.explanation))
+        para = paraphrase(p, random.Random(p.id))
+        v2 = verifier.verify(p, para)
+        if v2.error_step:
+            misses.append((row["family"], "paraphrase", v2.explanation))
+    assert len(misses) <= 1, misses
