@@ -44,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=int, default=None,
                         help="torch intra-op threads (default: torch's choice). On a CPU shared with other busy "
                              "processes, 1 avoids OpenMP oversubscription stalls (measured 25x slower at 2).")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="Repeat the naive/batch-1/batch-8 cycle; totals per method (alternation evens out load drift).")
     parser.add_argument("--skip-batch1", action="store_true", help="Skip the engine batch-1 run (saves time).")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -98,16 +100,21 @@ def main(argv: list[str] | None = None) -> int:
         token_lists = fn()
         dt = time.perf_counter() - start
         n = sum(len(t) for t in token_lists)
-        results[name] = (n, dt)
+        n0, dt0 = results.get(name, (0, 0.0))
+        results[name] = (n0 + n, dt0 + dt)
         print(f"{name:<10} {n:5d} tokens in {dt:7.1f} s = {n / dt:7.1f} tok/s  (load avg {os.getloadavg()[0]:.2f})",
               flush=True)
         return token_lists
 
-    naive_ids = timed("naive", naive)
-    if not args.skip_batch1:
-        timed("batch 1", lambda: [c.token_ids for c in engine1.generate(convs, params)])
-    batch_ids = timed(f"batch {args.batch_size}", lambda: [c.token_ids for c in engineB.generate(convs, params)])
+    for _ in range(args.rounds):
+        naive_ids = timed("naive", naive)
+        if not args.skip_batch1:
+            timed("batch 1", lambda: [c.token_ids for c in engine1.generate(convs, params)])
+        batch_ids = timed(f"batch {args.batch_size}", lambda: [c.token_ids for c in engineB.generate(convs, params)])
 
+    print(f"totals over {args.rounds} round(s):")
+    for name, (n, dt) in results.items():
+        print(f"  {name:<10} {n:5d} tokens in {dt:7.1f} s = {n / dt:7.1f} tok/s")
     base = results["naive"][0] / results["naive"][1]
     print("ratios vs naive (tokens/s):")
     for name, (n, dt) in results.items():

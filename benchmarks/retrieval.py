@@ -28,7 +28,7 @@ import tempfile
 import time
 from collections import defaultdict
 
-from physr3.feedback.retrieval import FormulaRetriever, build_query
+from physr3.feedback.retrieval import FormulaRetriever, build_query, correct_concepts
 from physr3.solution import parse_solution
 
 # family -> regex over corpus entry names (lower case, straight quotes) that are its governing relation.
@@ -161,15 +161,19 @@ def file_cases(path: str) -> list[dict]:
     return cases
 
 
-def evaluate(retriever: FormulaRetriever, cases: list[dict], k: int, mode: str = "router") -> tuple[dict, float]:
+def evaluate(retriever: FormulaRetriever, cases: list[dict], k: int, mode: str = "router",
+             use_context: bool = True) -> tuple[dict, float]:
     """mode "router": the query the feedback router sends; "concat": step + explanation + problem as one text."""
     stats: dict = defaultdict(lambda: {"n": 0, "hit1": 0, "hitk": 0, "rr": 0.0})
     t0 = time.perf_counter()
     for case in cases:
-        step = parse_solution(case["solution"]).step(case["error_step"])
+        parsed = parse_solution(case["solution"])
+        step = parsed.step(case["error_step"])
+        context = correct_concepts(parsed, case["error_step"]) if use_context else ""
         pattern = relevance_pattern(case["family"], case["principles"])
         if mode == "router":
-            hits = retriever.search_error(case["question"], step.text if step else None, case["explanation"], k=10)
+            hits = retriever.search_error(case["question"], step.text if step else None, case["explanation"], k=10,
+                                          context=context)
         else:
             hits = retriever.search(build_query(case["question"], step.text if step else None, case["explanation"]),
                                     k=10)
@@ -191,6 +195,7 @@ def main() -> int:
     ap.add_argument("--k", type=int, default=3)
     ap.add_argument("--step-weight", type=float, default=-0.3, help="weight of e(step) in the query vector")
     ap.add_argument("--mode", choices=["router", "concat"], default="router")
+    ap.add_argument("--no-context", action="store_true", help="leave the solution's correct concept steps out")
     args = ap.parse_args()
     cases = file_cases(args.input) if args.input else simulated_cases(args.per_family)
     with tempfile.TemporaryDirectory() as tmp:
@@ -198,7 +203,7 @@ def main() -> int:
         t0 = time.perf_counter()
         _ = retriever.store
         build_s = time.perf_counter() - t0
-        stats, per_query = evaluate(retriever, cases, args.k, args.mode)
+        stats, per_query = evaluate(retriever, cases, args.k, args.mode, not args.no_context)
     print(f"store open/build: {build_s:.1f} s ({'rebuilt' if retriever.store.rebuilt else 'reused'}); "
           f"query: {1000 * per_query:.0f} ms each; {len(cases)} queries")
     print(f"{'subset':45} {'n':>4} {'hit@1':>6} {f'hit@{args.k}':>6} {'MRR@10':>7}")

@@ -16,6 +16,8 @@ its first step and type). Printed, all from this one run:
 - paraphrases passed: two programmatic rewrites per problem (`physr3.verify.paraphrase`: reordered
   givens, equations in other forms and LaTeX, words around maths, other unit spellings, rounding, missing
   units) judged error-free;
+- restyled injected: each injected erroneous solution rewritten the same way (labels renumbered with
+  the reordered givens), first error step and type both right (generated runs only);
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets (issue 4): step >= 95%, type >= 90%, ground truth passed >= 99%.
 """
@@ -43,16 +45,17 @@ def main(argv: list[str] | None = None) -> int:
     from physr3.problems import Problem, iter_jsonl
     from physr3.synth.generate import generate_problems
     from physr3.synth.registry import family_names
-    from physr3.verify.paraphrase import paraphrase
+    from physr3.verify.paraphrase import paraphrase, paraphrase_injection
     from physr3.verify.symbolic import SymbolicVerifier
 
     try:
-        from physr3.synth.inject import inject_problems
+        from physr3.synth.inject import inject_row
     except ImportError:
         print("physr3.synth.inject is not available yet: nothing to measure", file=sys.stderr)
         return 2
 
     t0 = time.perf_counter()
+    injections: list = []  # the Injection behind each generated line (None for a control)
     if args.input:
         rows = [row for _, row in iter_jsonl(args.input)]
         held = sorted({r.get("family", "") for r in rows})
@@ -60,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         names = family_names()
         held = names[args.holdout_offset::args.holdout_every]
         problems = list(generate_problems(args.n, args.seed, families=held, split="test", holdout_families=held))
-        rows = list(inject_problems(problems, seed=args.seed))
+        rows = [inject_row(p, args.seed, injection=injections) for p in problems]
     t_gen = time.perf_counter() - t0
 
     def problem_of(row: dict) -> Problem:
@@ -80,6 +83,14 @@ def main(argv: list[str] | None = None) -> int:
     paras = [(p, paraphrase(p, random.Random(f"{p.id}:{k}"))) for p, _ in items if p.ground_truth
              for k in range(args.paraphrases)]
     para_verdicts = verifier.verify_batch(paras)
+    # the injected errors again, each solution rewritten in another style (labels follow the renumbering)
+    styled = []
+    for (p, _), inj in zip(items, injections):
+        if inj is not None:
+            text, step = paraphrase_injection(p.ground_truth, inj, random.Random(f"{p.id}:styled"))
+            styled.append((p, text, step, inj.error_type))
+    styled_verdicts = verifier.verify_batch([(p, t) for p, t, _, _ in styled])
+    styled_hits = sum((v.error_step, v.error_type) == (k, t) for v, (_, _, k, t) in zip(styled_verdicts, styled))
 
     n = len(rows)
     step_hits = sum(v.error_step == r["label_error_step"] for v, r in zip(verdicts, rows))
@@ -87,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     ref_pass = sum(v.ok and v.error_step == 0 for v in ref_verdicts)
     para_pass = sum(v.ok and v.error_step == 0 for v in para_verdicts)
     statuses = collections.Counter(v.status for v in verdicts)
-    print(f"verifier benchmark: {n} injected lines from {len(held)} held-out families "
+    kind = "families in the input" if args.input else "held-out families"
+    print(f"verifier benchmark: {n} injected lines from {len(held)} {kind} "
           f"({', '.join(held[:6])}{', ...' if len(held) > 6 else ''}); generation {t_gen:.1f} s")
     labels = collections.Counter(r["label_error_type"] for r in rows)
     print("labels: " + ", ".join(f"{k} {labels[k]}" for k in ("MC", "CM", "CE", "none")))
@@ -96,6 +108,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"ground truth passed         {ref_pass / max(len(refs), 1):7.2%}  ({ref_pass}/{len(refs)})   target >= 99%")
     if paras:
         print(f"paraphrases passed          {para_pass / len(paras):7.2%}  ({para_pass}/{len(paras)})")
+    if styled:
+        print(f"restyled injected: step and type both right  {styled_hits / len(styled):7.2%}  "
+              f"({styled_hits}/{len(styled)})")
     print(f"statuses: {dict(statuses)}")
     print(f"speed: {n / t_inj:.0f} injected solutions/s, {len(refs) / max(t_ref, 1e-9):.0f} reference solutions/s")
 
@@ -124,6 +139,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"\nMISS {r.get('family')} label {r['label_error_step']} {r['label_error_type']} "
                   f"({r.get('label_operator')}: {r.get('label_detail')})\n  verdict {v.error_step} {v.error_type}: "
                   f"{v.explanation}")
+    for (p, text, step, etype), v in zip(styled, styled_verdicts):
+        if shown >= args.show:
+            break
+        if (v.error_step, v.error_type) != (step, etype):
+            shown += 1
+            print(f"\nRESTYLED MISS {p.family} label {step} {etype}\n  verdict {v.error_step} {v.error_type}: "
+                  f"{v.explanation}\n" + "\n".join("  " + line for line in text.splitlines()
+                                                   if line.startswith((f"Step {step}:", f"Step {v.error_step}:"))))
     for (p, sol), v in list(zip(refs, ref_verdicts)) + list(zip(paras, para_verdicts)):
         if shown >= args.show:
             break

@@ -23,13 +23,15 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "generate": ("generate", "Generate solutions for problems in a JSONL file with the configured model."),
     "sft": ("sft", "Stage 1: LoRA fine-tuning on seven-tag solutions (--baseline: the paper's SFT condition)."),
     "train": ("train", "Stages 2-3: the refine loop (Algorithm 1, Eq. 2), resumable."),
+    "dpo": ("dpo", "DPO baseline: TRL DPOTrainer with the IPO loss on top of the SFT adapter, resumable."),
     "verify": ("verify", "Find the first erroneous step of each solution (LLM judge or symbolic) and its reward."),
     "serve": ("serve", "OpenAI-compatible HTTP server (/v1/chat/completions) over a local model."),
     "benchmarks": ("benchmarks", "List the benchmarks with their item counts and answer types."),
     "score-answers": ("score_answers", "Score predictions against gold answers (JSONL {gold, pred, type})."),
     "feedback": ("feedback", "Structured feedback (re-read, retrieved formulas, executed code) for verdicts in a JSONL."),
     "sandbox": ("sandbox", "Run one Python file in the sandbox and print the JSON result."),
-    "eval": ("eval", "Evaluate conditions (cot, sft, dpo, ours) on benchmarks; resumable."),
+    "eval": ("eval", "Evaluate conditions (cot, rag, sft, dpo, ours, self-refine) on benchmarks; resumable."),
+    "report": ("report", "Paper-style tables, plots and an HTML page from eval runs."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

@@ -137,7 +137,8 @@ class DPOConfig:
     data: str | None = opt(None, "JSONL of preference pairs, injected rows (physr3 synth --inject) or problem "
                                  "records with ground truth (pairs are built by error injection).")
     sft_adapter: str | None = opt(None, "SFT adapter folder: the DPO policy's start and its frozen reference.")
-    max_length: int = opt(1024, "Maximum tokens of prompt + completion; longer pairs are dropped, not truncated.")
+    max_length: int = opt(1752, "Maximum tokens of prompt + completion (paper: 512 + 1240); longer pairs are "
+                                "dropped, not truncated.")
     max_steps: int | None = opt(None, "Stop after this many optimiser steps (None = by epochs).")
     warmup_ratio: float = opt(0.0, "Linear warm-up share of steps.")
     gradient_checkpointing: bool = opt(False, "Trade compute for memory (TRL's DPOConfig defaults to True).")
@@ -204,8 +205,6 @@ class EvalConfig:
                                       "(paper: openai:text-embedding-ada-002).")
     rag_embedder_base_url: str | None = opt(None, "rag: base URL of the OpenAI-compatible embedding endpoint.")
     rag_store_dir: str | None = opt(None, "rag: FAISS index folder (default: <user cache dir>/rag_faiss/<embedder>).")
-    rag_chunk_size: int = opt(500, "rag: characters per corpus chunk (paper: 500).")
-    rag_chunk_overlap: int = opt(50, "rag: characters shared by consecutive chunks (paper: 50).")
     self_refine_rounds: int = opt(3, "self-refine: at most this many critique-and-revise rounds (0 = CoT only).")
 
 

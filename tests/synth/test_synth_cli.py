@@ -9,7 +9,7 @@ import pytest
 
 from physr3.cli import main
 from physr3.problems import read_problems
-from physr3.synth import Family, compute, family_names, given, principle
+from physr3.synth import Family, compute, const, family_names, given, principle
 from physr3.synth.registry import register_family, unregister_family
 
 
@@ -77,10 +77,10 @@ def test_check_with_out_checks_every_line(tmp_path, capsys):
 
 def test_check_fails_loudly_naming_family_and_seed(tmp_path, capsys):
     flaky = Family(  # draws from the global random module: regenerating gives another problem
-        name="zz_cli_nondeterministic", domain="Mechanics", question="A force {F} acts on a body. Find a.",
-        givens=[given("F", lambda rng: random.uniform(1, 10), "N", "force", sig=3)],
-        find=("a", "the acceleration of a 1 kg body"), principles=[principle("Newton", "a = F/m", "newton")],
-        steps=[compute("a", "F/(1 kg)".replace(" kg", ""), "m/s^2", "acceleration")])
+        name="zz_cli_nondeterministic", domain="Mechanics", question="A force {F} acts on a mass {m}. Find a.",
+        givens=[given("F", lambda rng: random.uniform(1, 10), "N", "force", sig=3), const("m", 2, "kg", "mass")],
+        find=("a", "the acceleration"), principles=[principle("Newton", "a = F/m", "newton")],
+        steps=[compute("a", "F/m", "m/s^2", "acceleration")])
     register_family(flaky)
     try:
         assert main(["synth", "--check", "--n", "3", "--families", flaky.name]) == 1

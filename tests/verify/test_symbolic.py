@@ -75,9 +75,12 @@ def _replace_step(solution: str, number: int, text: str) -> str:
     (r"3.2 \times 10^{-19} J", 3.2e-19), ("3.2e-19 J", 3.2e-19), ("3.2 × 10^-19 J", 3.2e-19),
     ("4210 g", 4.21), ("12 kV", 12000.0), ("35°", 0.6108652381980153), (r"35^\circ", 0.6108652381980153),
     ("2.0 μF", 2e-6), (r"2.0 \mu F", 2e-6), ("0.0310 1/h", 0.0310 / 3600), ("9e9 N*m^2/C^2", 9e9),
-    ("20 J/(kg K)", 20.0),
+    ("20 J/(kg K)", 20.0), ("1,000 J", 1000.0), ("-3.2 m/s", -3.2), ("−3.2 m/s", -3.2), ("60.8%", 0.608),
+    ("7.71 ms^-1", 7.71), ("7.71 m s⁻¹", 7.71), ("5 Nm", 5.0), ("a=3.23m/s^2", None),
 ])
-def test_quantities_read_in_si(text: str, value: float) -> None:
+def test_quantities_read_in_si(text: str, value: float | None) -> None:
+    if value is None:  # an assignment: read the right-hand side
+        text, value = text.split("=")[1], 3.23
     node, used, total = mp.parse_prefix(text, mp.Names({}))
     assert used == total
     assert mp.evaluate(node, {}) == pytest.approx(value, rel=1e-9)
@@ -200,7 +203,7 @@ def test_arithmetic_slip_is_ce_and_says_what_was_expected(verifier: SymbolicVeri
 
 
 def test_small_slip_is_blamed_when_it_shows_later(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    """3.24 for 3.23 is within 2% but beyond rounding; the final value is then wrong: blame step 10."""
+    """3.28 for 3.23 is within 2% but beyond rounding; the final answer is then wrong: blame step 10."""
     text = _replace_step(atwood.solution, 10, "a = 3.28 m/s^2")
     text = _replace_step(text, 11, "T = 48.3 N").replace("\nB\n", "\nD\n")
     v = verifier.verify(atwood, text)
@@ -281,7 +284,7 @@ def test_step_numbers_are_positions_when_numbering_is_broken(verifier: SymbolicV
 
 def test_tolerances_are_configurable(atwood: Problem) -> None:
     strict = SymbolicVerifier(Tolerances(value_rel=1e-4))
-    text = _replace_step(atwood.solution, 8, "a = (7.31 - 3.69)*9.8/(7.31 + 3.69) = 3.2")
+    text = _replace_step(atwood.solution, 8, "a = (7.31 - 3.69)*9.8/(7.31 + 3.69) = 3.20")
     assert SymbolicVerifier().verify(atwood, text).error_step == 0
     assert strict.verify(atwood, text).error_step == 8
 
@@ -294,21 +297,70 @@ def test_registered_as_symbolic() -> None:
 
 # ------------------------------------------------------------------------------------------ data sets
 def test_injected_errors_found_and_paraphrases_pass(verifier: SymbolicVerifier) -> None:
-    """A small run of the benchmark: every injected error found at its step and type; controls and
-    programmatic paraphrases of the ground truth judged error-free."""
+    """A small run of the benchmark: every injected error found at its step and type, also when the
+    erroneous solution is restyled; controls and paraphrases of the ground truth judged error-free."""
     from physr3.synth.generate import generate_problems
-    from physr3.synth.inject import inject_problems
-    from physr3.verify.paraphrase import paraphrase
+    from physr3.synth.inject import inject_row
+    from physr3.verify.paraphrase import paraphrase, paraphrase_injection
 
-    problems = list(generate_problems(60, seed=123))
-    rows = list(inject_problems(problems, seed=123))
     misses = []
-    for p, row in zip(problems, rows):
+    for p in generate_problems(60, seed=123):
+        box: list = []
+        row = inject_row(p, 123, injection=box)
         v = verifier.verify(p, row["solution"])
         if (v.error_step, v.error_type) != (row["label_error_step"], row["label_error_type"]):
             misses.append((row["family"], row["label_operator"], v.explanation))
-        para = paraphrase(p, random.Random(p.id))
-        v2 = verifier.verify(p, para)
+        if box[0] is not None:
+            text, step = paraphrase_injection(p.ground_truth, box[0], random.Random(p.id))
+            v = verifier.verify(p, text)
+            if (v.error_step, v.error_type) != (step, box[0].error_type):
+                misses.append((row["family"], "restyled " + row["label_operator"], v.explanation))
+        v2 = verifier.verify(p, paraphrase(p, random.Random(p.id)))
         if v2.error_step:
             misses.append((row["family"], "paraphrase", v2.explanation))
     assert len(misses) <= 1, misses
+
+
+def test_principle_named_in_other_words_passes(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    text = _replace_step(ATWOOD_MODEL, 5, "By the laws of Newton (second), applied to both masses.")
+    assert verifier.verify(atwood, text).error_step == 0
+
+
+@pytest.mark.parametrize("step,text", [
+    (9, "a = (7.31 - 3.69) x 9.8 / (7.31 + 3.69)"),
+    (11, "a = **3.23 m/s2**"),
+    (8, r"a = \frac{\left(m_{1} - m_{2}\right) g}{m_{1} + m_{2}} \Rightarrow T = m_{2} \left(g + a\right)"),
+    (12, r"T = 3.69\,\mathrm{kg} \times 13.03\,\mathrm{m\,s^{-2}} = 48.1\ \text{N}"),
+    (3, "g = 9.81 m/s^2 (we use the usual value)"),
+])
+def test_other_writing_styles_pass(verifier: SymbolicVerifier, atwood: Problem, step: int, text: str) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, step, text))
+    assert v.error_step == 0, v.explanation
+
+
+def test_every_family_ground_truth_and_a_paraphrase_pass(verifier: SymbolicVerifier) -> None:
+    from physr3.synth.registry import all_families
+    from physr3.verify.paraphrase import paraphrase
+
+    bad = []
+    for fam in all_families():
+        p = fam.generate(1)
+        for text in (p.solution, paraphrase(p, random.Random(fam.name))):
+            v = verifier.verify(p, text)
+            if v.error_step or not v.ok:
+                bad.append((fam.name, v.explanation))
+    assert not bad, bad
+
+
+def test_symbols_the_solution_defines_are_used_later() -> None:
+    """N and f are not in the ground truth; N is defined by a rounded number, f symbolically from it."""
+    p = get_family("incline_friction_speed").generate(0)
+    g = {s["symbol"]: s["value"] for s in p.ground_truth["steps"] if s["kind"] == "given"}
+    import math
+
+    n_force = g["m"] * g["g"] * math.cos(math.radians(g["theta"]))
+    text = _replace_step(p.solution, 11, f"N = m g cos(theta) = {n_force:.3g} N, so f = mu N and Wf = f d")
+    assert SymbolicVerifier().verify(p, text).error_step == 0
+    wrong = _replace_step(p.solution, 11, "N = m g sin(theta), so f = mu N and Wf = f d")
+    v = SymbolicVerifier().verify(p, wrong)
+    assert (v.error_step, v.error_type) == (11, "CM")

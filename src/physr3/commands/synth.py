@@ -33,10 +33,12 @@ from physr3.commands._common import add_config_arguments, config_from_args
 from physr3.errors import UserError
 from physr3.problems import write_jsonl
 from physr3.synth.check import SelfCheckError, check_problem
+from physr3.synth.family import GenerationError
 from physr3.synth.generate import SPLITS, generate_problems
 from physr3.synth.inject import (
     ERROR_TYPES,
     InjectionCheckError,
+    InjectionError,
     check_injection,
     inject_error,
     inject_row,
@@ -44,6 +46,7 @@ from physr3.synth.inject import (
     problem_row,
 )
 from physr3.synth.registry import select_families
+from physr3.synth.units import DimensionError
 
 DEFAULT_CHECK_SEEDS = 20
 PROGRESS_EVERY = 1000
@@ -170,8 +173,8 @@ def main(args: argparse.Namespace) -> int:
 
     try:
         written = write_jsonl(args.out, rows())
-    except (SelfCheckError, InjectionCheckError) as exc:
-        print(f"physr3 synth: check FAILED: {exc}", file=sys.stderr)
+    except (SelfCheckError, InjectionCheckError, InjectionError, GenerationError, DimensionError) as exc:
+        print(f"physr3 synth: {'check ' if args.check else ''}FAILED: {exc}", file=sys.stderr)
         return 1
     what = "injected lines" if args.inject else "problems"
     labels = " (" + ", ".join(f"{t}: {counts[t]}" for t in (*ERROR_TYPES, "none")) + ")" if args.inject else ""

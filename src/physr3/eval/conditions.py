@@ -9,16 +9,17 @@ one lists the valid names. Each condition states its exact prompt here, and the 
 | sft       | base + `eval.sft_adapter`     | physr3's solve prompt (question + seven-tag instruction)     |
 | dpo       | base + `eval.dpo_adapter`     | physr3's solve prompt                                         |
 | ours      | base + `eval.ours_adapter`    | physr3's solve prompt (no verifier or feedback at inference)  |
-| rag       | base                          | CoT prompt + the top-3 formula-corpus chunks (`eval.rag`)     |
-| self-refine | base                        | CoT prompt, then critique/revise rounds (`eval.self_refine`)  |
+| rag       | base                          | CoT prompt + top-3 formula-corpus chunks (physr3.eval.rag)    |
+| self-refine | base                        | CoT, then self-critique/revise rounds (physr3.eval.self_refine) |
 
 `eval.cot_format_instruction=true` adds the seven-tag instruction to CoT (and RAG, Self-Refine), so its
 structure can be compared. `Condition.details` holds each condition's exact prompts and hyperparameters
 for the report (`condition_details(cfg)` fills in the configured values).
 
 A condition builds one conversation per problem (`build`, one `Engine.generate` call per batch), or, when it
-needs several model calls per problem (Self-Refine), provides `run(engine, problems, cfg, params)` that
-returns one `(final Completion, trace dict)` per problem; the runner stores a non-empty trace in the row.
+needs several model calls per problem (Self-Refine) or records more per item (RAG's retrieved chunks),
+provides `run(engine, problems, cfg, params)` that returns one `(final Completion, trace dict)` per problem;
+the runner stores a non-empty trace in the row. `build` is then the first conversation the model sees.
 """
 
 from __future__ import annotations

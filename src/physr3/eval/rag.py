@@ -1,10 +1,10 @@
 """The RAG baseline (section 4.3): the CoT prompt with the 3 formula-corpus chunks most similar to the question.
 
-Retrieval, as in the paper: the formula corpus (`physr3.feedback.knowledge`: OpenStax *University Physics*
-key equations and fundamental constants, one entry per line; `feedback.corpus_dir` overrides it) is split
-into 500-character chunks with 50 characters of overlap (`eval.rag_chunk_size`, `eval.rag_chunk_overlap`),
+Retrieval, as in the paper (`physr3.retrieval.rag`): the formula corpus (`physr3.feedback.knowledge`:
+OpenStax *University Physics* key equations and fundamental constants, one entry per line;
+`feedback.corpus_dir` overrides it) is split into 500-character chunks with 50 characters of overlap,
 embedded, and stored in a local FAISS inner-product index over unit vectors (= cosine similarity),
-persisted on disk and rebuilt when the corpus, the embedder or the chunking changes
+persisted on disk (`eval.rag_store_dir`) and rebuilt when the corpus, the embedder or the chunking changes
 (`physr3.retrieval.faiss_index`). At inference the question (with its options) is the query and the top
 `eval.rag_top_k` = 3 chunks by cosine are inserted into the prompt. The embedder is all-MiniLM-L6-v2
 (offline) by default; `eval.rag_embedder=openai:text-embedding-ada-002` (with `eval.rag_embedder_base_url`
@@ -19,7 +19,9 @@ The prompt (exact text; `{...}` are filled in):
     user:   Reference formulas and constants (retrieved from a physics formula sheet; they may or may not
             apply):
             [1] {chunk 1}
+
             [2] {chunk 2}
+
             [3] {chunk 3}
 
             Question:
@@ -33,9 +35,6 @@ inspected next to correctness.
 
 from __future__ import annotations
 
-import hashlib
-import threading
-from pathlib import Path
 from typing import Any
 
 from physr3.config import Config
@@ -49,35 +48,13 @@ RAG_CONTEXT_HEADER = (
 )
 RAG_QUESTION_HEADER = "Question:"
 
-_INDEXES: dict[tuple, Any] = {}
-_LOCK = threading.Lock()
-
-
-def default_store_dir(embedder_name: str) -> Path:
-    from physr3.paths import cache_dir
-
-    slug = hashlib.sha256(embedder_name.encode("utf-8")).hexdigest()[:12]
-    return cache_dir() / "rag_faiss" / slug
-
-
 def get_index(cfg: Config):
-    """The FAISS chunk index for the configured corpus, embedder and chunking (built once per process;
-    on disk it is reused while its fingerprint matches)."""
-    from physr3.feedback.knowledge import corpus_text, load_corpus
-    from physr3.retrieval.embedding import get_embedder
-    from physr3.retrieval.faiss_index import FaissChunkIndex
+    """The FAISS chunk index for the configured corpus and embedder (one per process and arguments; on disk it
+    is reused while its fingerprint matches)."""
+    from physr3.retrieval.rag import get_index as corpus_index
 
     e = cfg.eval
-    key = (e.rag_embedder, e.rag_embedder_base_url, e.rag_store_dir, cfg.feedback.corpus_dir, e.rag_chunk_size,
-           e.rag_chunk_overlap)
-    with _LOCK:
-        if key not in _INDEXES:
-            embedder = get_embedder(e.rag_embedder, e.rag_embedder_base_url)
-            store = Path(e.rag_store_dir) if e.rag_store_dir else default_store_dir(embedder.name)
-            text = corpus_text(load_corpus(cfg.feedback.corpus_dir))
-            _INDEXES[key] = FaissChunkIndex.load_or_build(store, text, embedder, e.rag_chunk_size,
-                                                          e.rag_chunk_overlap)
-        return _INDEXES[key]
+    return corpus_index(e.rag_store_dir, cfg.feedback.corpus_dir, e.rag_embedder, e.rag_embedder_base_url)
 
 
 def retrieval_query(problem: Problem) -> str:
@@ -87,7 +64,7 @@ def retrieval_query(problem: Problem) -> str:
 
 def rag_messages(problem: Problem, cfg: Config, chunks: list[str]) -> Conversation:
     """The RAG conversation for given retrieved chunk texts (see the module docstring)."""
-    context = "\n".join(f"[{i}] {c.strip()}" for i, c in enumerate(chunks, 1))
+    context = "\n\n".join(f"[{i}] {c.strip()}" for i, c in enumerate(chunks, 1))  # as retrieval.rag.format_context
     user = f"{RAG_CONTEXT_HEADER}\n{context}\n\n{RAG_QUESTION_HEADER}\n{_question(problem, cfg)}"
     return [{"role": "system", "content": COT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
@@ -113,12 +90,14 @@ def run_rag(engine: Engine, problems: list[Problem], cfg: Config,
 def rag_details(cfg: Config) -> str:
     e = cfg.eval
     fmt = "the seven-tag format instruction appended" if e.cot_format_instruction else "no format instruction"
+    from physr3.retrieval.rag import CHUNK_OVERLAP, CHUNK_SIZE
+
     return (f"Base model, no adapter. Corpus: the formula sheet (OpenStax University Physics key equations and "
-            f"fundamental constants) in {e.rag_chunk_size}-character chunks with {e.rag_chunk_overlap} overlap, "
+            f"fundamental constants) in {CHUNK_SIZE}-character chunks with {CHUNK_OVERLAP} overlap, "
             f"embedded with {e.rag_embedder}, in a local FAISS inner-product index of unit vectors (cosine); the "
             f"top {e.rag_top_k} chunks for the question are inserted into the prompt. System prompt: "
             f"\"{COT_SYSTEM_PROMPT}\" User message: \"{RAG_CONTEXT_HEADER}\" then the chunks as '[i] chunk' "
-            f"lines, a blank line, \"{RAG_QUESTION_HEADER}\" and the question ({fmt}). Decoding: temperature "
+            f"blocks separated by blank lines, a blank line, \"{RAG_QUESTION_HEADER}\" and the question ({fmt}). Decoding: temperature "
             f"{cfg.generation.temperature}, at most {cfg.generation.max_new_tokens} new tokens.")
 
 

@@ -4,7 +4,8 @@ For every (condition, benchmark) pair the runner appends one JSON line per item 
 `runs/<name>/results/<condition>__<benchmark>.jsonl` as soon as its batch is done, so an interrupted run
 resumes where it stopped (items already there are skipped). Each line holds the completion, the extracted
 answer and its score, the structural compliance report and, with `eval.attribute_errors`, the verifier's
-verdict on incorrect answers. `summary.json` aggregates accuracy, compliance, "no answer" and error types.
+verdict on incorrect answers. `summary.json` aggregates accuracy, compliance, "no answer" and error types;
+`conditions.json` holds each evaluated condition's exact prompts and hyperparameters (`Condition.details`).
 
 The base model is loaded once; condition adapters are attached to it by name and switched per condition
 (the base conditions run with adapters disabled). A condition with a `run` hook (Self-Refine: several model
@@ -24,7 +25,7 @@ from physr3.config import Config
 from physr3.errors import UserError
 from physr3.eval.answers import score_problem
 from physr3.eval.benchmarks import load_benchmark
-from physr3.eval.conditions import get_condition
+from physr3.eval.conditions import condition_details, get_condition
 from physr3.models.types import SamplingParams
 from physr3.problems import JsonlAppender, Problem, write_text_atomic
 from physr3.runs import prepare_run
@@ -160,4 +161,7 @@ def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
                                       run_dir / "results" / f"{condition}__{safe}.jsonl", verifier, progress)
             summary.setdefault(condition, {})[bench] = summarize_rows(rows)
     write_text_atomic(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
+    write_text_atomic(run_dir / "conditions.json", json.dumps(  # what the report quotes per condition
+        {name: {"description": get_condition(name).description, "details": condition_details(name, cfg)}
+         for name in cfg.eval.conditions}, indent=2) + "\n")
     return run_dir

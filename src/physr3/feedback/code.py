@@ -204,7 +204,8 @@ def plan_from_text(parsed: ParsedSolution, step: int) -> CodePlan:
     taken: set[str] = set()
     var_names = {v: _py_name(v, taken) for v in sorted(ex.names(node, "var"))}
     result_name = _py_name(lhs, taken) if lhs else "result"
-    lines = [f"# Recompute Step {step}: {lhs + ' = ' if lhs else ''}{expression}",
+    origin = f" (the expression of Step {source_step})" if source_step != step else ""
+    lines = [f"# Recompute Step {step}{origin}: {lhs + ' = ' if lhs else ''}{expression}",
              "# Each unit is replaced by its size in SI base units, so the arithmetic runs in SI.", "import math", ""]
     for sym in sorted(ex.names(node, "unit"), key=ex.unit_identifier):
         lines.append(f"{ex.unit_identifier(sym)} = {ex.unit_quantity(sym).to_base_units().magnitude!r}  # {sym}")
@@ -302,17 +303,30 @@ def plan_from_ground_truth(problem: Problem, parsed: ParsedSolution, step: int) 
         lines.append(f"{names[s]} = {code_expr}  # {equations[s].get('lhs', s)} = {equations[s].get('rhs', '')}")
         env[s] = float(exprs[s].evalf(subs={sp.Symbol(k): v for k, v in env.items()}))
     lines.append(f"print(f\"{symbol} = {{{names[symbol]} / {factor!r}:.6g}}{(' ' + unit) if unit else ''}\")")
-    written = None
-    if target is not None:
-        parts = split_step(target.text)[1]
-        q = _constant(parts[-1], set()) if parts and _is_number_text(parts[-1]) else None
-        if q is not None:
-            try:
-                written = q.to(ex.ureg().Quantity(1.0, unit).units).magnitude if unit else q.to("").magnitude
-            except Exception:  # incompatible unit written: leave the comparison out
-                written = None
+    parts = split_step(target.text)[1] if target is not None else []
+    written = _written_in(parts[-1], unit) if parts else None
     return CodePlan(step, "ground_truth", "\n".join(lines) + "\n", symbol, unit, env[symbol] / factor, written,
                     int(calcs[symbol].get("sig", 3)))
+
+
+def _written_in(text: str, unit: str) -> float | None:
+    """The value a step states ("0.156 1/h", "8.31 J/(mol*K)") in `unit`; None if absent or incompatible.
+
+    The unit text is read by pint's own unit parser (no Python evaluation)."""
+    from physr3.synth.units import si_factor, unit_quantity
+
+    m = _NUMBER_RE.match(text.strip())
+    if not m:
+        return None
+    number, rest = float(m.group(0)), text.strip()[m.end():].strip()
+    if rest == unit.strip():
+        return number
+    try:
+        if unit_quantity(rest).dimensionality != unit_quantity(unit).dimensionality:
+            return None
+        return number * si_factor(rest) / si_factor(unit)
+    except Exception:  # not a unit pint reads, or trailing words
+        return None
 
 
 # ------------------------------------------------------------------------------------------ model route
@@ -368,8 +382,7 @@ def run_plan(plan: CodePlan, runner: Runner, timeout_s: float) -> CodeResult:
         details["stderr"] = res.stderr[-800:]
     ok = res.exit_code == 0 and res.stopped_by is None and bool(output)
     value = last_number(output) if ok else None
-    if value is not None and plan.expected is not None and not math.isclose(value, plan.expected, rel_tol=1e-4,
-                                                                            abs_tol=1e-12):
+    if value is not None and plan.expected is not None and not math.isclose(value, plan.expected, rel_tol=1e-4):
         details["host_value_disagrees"] = plan.expected
     return CodeResult(plan, output, value, ok and value is not None, details)
 
@@ -384,7 +397,7 @@ def describe_slip(written: float | None, correct: float | None) -> str:
     """A short name for how the written value differs from the correct one."""
     if written is None or correct is None:
         return ""
-    if math.isclose(written, correct, rel_tol=5e-3, abs_tol=1e-12):
+    if written == correct or math.isclose(written, correct, rel_tol=5e-3):
         return "the value agrees up to rounding: check the rounding of intermediate results"
     if correct != 0 and math.isclose(written, -correct, rel_tol=5e-3):
         return "a sign error"

@@ -39,7 +39,8 @@ CONSTANTS = {"pi": "math.pi", "π": "math.pi"}
 # Unit symbols read as units (pint spelling on the right). Deliberately short: single letters that are
 # common variable names (a = annum, t = tonne, h = hour, g = gram) are units only right after a number.
 UNITS = {u: u for u in (
-    "m cm mm km nm um μm s ms us μs min kg g mg N kN mN J kJ MJ eV keV MeV GeV W kW MW Pa kPa MPa atm bar "
+    "m cm mm km nm um μm pm fm s ms us μs ns ps min day yr kg g mg N kN mN J kJ MJ mJ uJ μJ nJ eV keV MeV GeV "
+    "W kW MW mW uW μW Pa kPa MPa atm bar "
     "C mC uC μC nC pC V kV mV A mA uA μA F uF μF nF pF T mT uT μT Wb H mH Hz kHz MHz GHz K mol L mL rad "
     "sr deg cal kcal h lb ft in mi Wh kWh").split()}
 UNITS.update({"Ω": "ohm", "ohm": "ohm", "kΩ": "kiloohm", "MΩ": "megaohm", "°": "deg", "µm": "um", "µC": "uC",

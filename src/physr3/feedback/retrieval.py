@@ -36,6 +36,11 @@ def build_query(question: str, step_text: str | None, explanation: str) -> str:
     return "\n".join(p.strip() for p in (step_text or "", explanation, question) if p and p.strip())
 
 
+def correct_concepts(parsed, step: int) -> str:
+    """The solution's <concept> steps before the first error: principles the verifier accepted."""
+    return "\n".join(s.text for s in parsed.section_steps("concept") if s.number < step)
+
+
 @dataclass
 class FormulaRetriever:
     """Top-k formulas for a query from the persistent Chroma store; the store opens on first use."""
@@ -65,12 +70,14 @@ class FormulaRetriever:
         return _rows(self.store.query(query, self.top_k if k is None else k))
 
     def search_error(self, question: str, step_text: str | None, explanation: str,
-                     k: int | None = None) -> list[dict]:
-        """Formulas for a conceptual error: e(explanation + problem) + step_weight * e(step) (docstring)."""
+                     k: int | None = None, context: str = "") -> list[dict]:
+        """Formulas for a conceptual error: e(explanation + context + problem) + step_weight * e(step).
+
+        `context` is optional text known to be right, e.g. `correct_concepts` of the solution."""
         from physr3.retrieval.embedding import get_embedder
 
         embedder = get_embedder(self.embedder)
-        main = "\n".join(p.strip() for p in (explanation, question) if p and p.strip())
+        main = "\n".join(p.strip() for p in (explanation, context, question) if p and p.strip())
         texts = [main or (step_text or "")] + ([step_text] if step_text and main and self.step_weight else [])
         vectors = embedder.encode(texts)
         vector = vectors[0] + (self.step_weight * vectors[1] if len(vectors) > 1 else 0.0)

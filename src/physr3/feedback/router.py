@@ -24,7 +24,7 @@ from typing import Any
 
 from physr3.config import FeedbackConfig
 from physr3.feedback import code as code_channel
-from physr3.feedback.retrieval import FormulaRetriever, build_query, retrieval_feedback
+from physr3.feedback.retrieval import FormulaRetriever, build_query, correct_concepts, retrieval_feedback
 from physr3.feedback.statement import statement_feedback
 from physr3.problems import Problem
 from physr3.solution import TAG_ERROR_TYPE, parse_solution
@@ -106,7 +106,8 @@ class FeedbackRouter:
             return Feedback(statement_feedback(question, k, step_text, explanation), "statement", k, "MC",
                             details=details)
         if error_type == "CM":
-            retrieved = self.retriever.search_error(question, step_text, explanation)
+            retrieved = self.retriever.search_error(question, step_text, explanation,
+                                                    context=correct_concepts(parsed, k))
             details["query"] = build_query(question, step_text, explanation)
             return Feedback(retrieval_feedback(k, step_text, explanation, retrieved), "retrieval", k, "CM",
                             retrieved=retrieved, details=details)

@@ -8,6 +8,8 @@ with a seven-tag solution and a step-level ground-truth record (`physr3.synth.gr
 - `registry`: `register_family`, `get_family`, `all_families`, `select_families`
 - `generate`: seeds, the deterministic train/test split and the problem stream
 - `check`: the self-check that recomputes every stored step independently
+- `inject`: erroneous solutions with a known first error step and type (MC, CM, CE), for verifier data
+- `mutations`: the equation and number surgery the injector uses
 - `units`: pint registry, SI factors, dimensional analysis, number formatting
 """
 

@@ -49,10 +49,11 @@ def _si(value: float, unit: str) -> float:
 
 @lru_cache(maxsize=4096)
 def _number(x: sp.Basic, lib: str) -> Any:
-    v = complex(sp.N(x, 40))
+    x = sp.N(sp.sympify(sp.srepr(x)), 40)  # evaluated first: evalf of an unevaluated 1 - 1 is not 0
+    v = complex(x)
     if lib == "cmath":
         return v
-    return mpmath.mpf(str(sp.re(sp.N(x, 40)))) if not v.imag else mpmath.mpc(v)
+    return mpmath.mpf(str(sp.re(x))) if not v.imag else mpmath.mpc(str(sp.re(x)), str(sp.im(x)))
 
 
 def _tree_value(expr: sp.Basic, env: Mapping[str, Any], lib: str) -> Any:

@@ -8,7 +8,8 @@ truth, and the error type follows the section it is in (DESIGN.md: MC <-> given/
 CE <-> calculations). Operators:
 
 MC (misread the problem; first difference in <given> or <find>)
-    misread_given     one stated value copied wrongly: a digit changed or two adjacent digits transposed
+    misread_given     one stated value copied wrongly: a digit changed, two adjacent digits transposed,
+                      or the decimal point misplaced (the question still states the true value)
     swap_givens       the values of two givens of the same unit exchanged (m1 <-> m2)
     wrong_target      an intermediate quantity taken for the one asked; the solution stops there
 CM (wrong concept or equation; first difference in <governing_equation>)
@@ -28,14 +29,25 @@ CE (computational slip; first difference in <calculation>, the equation and subs
     power_of_ten      a computed value off by a factor 10 or 1/10
 
 Generic CM operators keep the equation dimensionally consistent (a mutation that breaks dimensions is
-not used): the wrong equation is plausible, not caught by a unit check alone. A CE slip is a wrong value
-under a right equation; later calculations use the slipped value as shown.
+not used): the wrong equation is plausible, not caught by a unit check alone. Mutations that are the
+right equation rewritten, or in which a shown variable cancels ((m1 + m2)/(m1 + m2)), are not offered.
+A CE slip is a wrong value under a right equation; later calculations use the slipped value as shown.
+Mutations are computed once per family (about 50 ms) and reused.
 
 Acceptance (every injection is checked before it is returned; otherwise the next candidate is tried):
 the first differing step lies in the section of the error type, the final answer differs (numeric: by
 more than `MIN_REL_CHANGE` relative or a different quantity; MCQ: another letter, the option nearest to
-the wrong value), and the solution is format-compliant. A family may declare `inject_skip` (CM, or
-operator names) for errors that do not apply; MC and CE always apply.
+the wrong value), no computed value moves by more than `MAX_DECADES` powers of ten (absurd values, and
+cancellation that would spoil the 1e-9 recomputation), and the solution is format-compliant. The error
+type is drawn uniformly from those requested, then the operator uniformly among those of the type that
+apply, then the site; when nothing of a type applies the next type is tried. A family may declare
+`inject_skip` (CM, or operator names) for errors that do not apply; MC and CE always apply.
+
+Output lines (`inject_row`): the problem's fields (the gold `answer`, `ground_truth`, ...), `solution`
+(the erroneous text), `reference_solution` (the ground truth text, which `physr3 verify` reads),
+`label_error_step` (1-based; 0 for a control), `label_error_type` (MC | CM | CE | none),
+`label_operator`, `label_detail` (what went wrong, in words), `solution_answer` (its final answer),
+`final_correct` (false unless a control) and `inject_seed`.
 
 Determinism: everything is drawn from `random.Random(f"physr3.inject:{seed}:{problem id}")`, so a
 problem's injection depends on the seed and the problem only, not on its position in a file.
@@ -57,9 +69,17 @@ from physr3.problems import Problem
 from physr3.solution import TAG_ERROR_TYPE, parse_solution, render_solution, validate
 from physr3.synth import groundtruth as gt
 from physr3.synth.check import exact_value
-from physr3.synth.family import Family, _lambdify, _Reject, expr_text
+from physr3.synth.family import Family, _lambdify, _Reject
+from physr3.synth.mutations import (
+    digit_slips,
+    equation_mutations,
+    mul,
+    nodes,
+    numeric_coefficient,
+    replace_at,
+)
 from physr3.synth.registry import get_family
-from physr3.synth.units import DimensionError, check_unit, fmt_sig, round_sig, si_factor, ureg, with_unit
+from physr3.synth.units import fmt_sig, round_sig, ureg, with_unit
 
 ERROR_TYPES = ("MC", "CM", "CE")
 OPERATORS: dict[str, tuple[str, ...]] = {
@@ -72,17 +92,6 @@ MIN_REL_CHANGE = 0.02  # a numeric final answer must move by more than this (ans
 MAX_TRIES_PER_OPERATOR = 6  # numeric families; MCQ tries all (few errors move the letter)
 REL_TOL = 1e-9
 MAX_DECADES = 6  # an injected value stays within 1e6 of the true one (no pm left in SI)
-
-# Exact constants a student confuses: value -> (replacement, what went wrong).
-_RATIONAL_SWAPS = {
-    sp.Rational(5, 3): (sp.Rational(7, 5), "gamma of a diatomic gas (7/5) used for 5/3"),
-    sp.Rational(7, 5): (sp.Rational(5, 3), "gamma of a monatomic gas (5/3) used for 7/5"),
-    sp.Rational(3, 2): (sp.Rational(5, 2), "5/2 (Cp/R of a monatomic gas) used for 3/2"),
-    sp.Rational(5, 2): (sp.Rational(3, 2), "3/2 (Cv/R of a monatomic gas) used for 5/2"),
-    sp.Rational(7, 2): (sp.Rational(5, 2), "5/2 (Cv/R of a diatomic gas) used for 7/2"),
-}
-_PLANCK = 6.62607015e-34
-
 
 class InjectionError(RuntimeError):
     """No operator could make a valid erroneous solution for a problem (names family and seed)."""
@@ -130,194 +139,6 @@ class _Context:
     answer: dict[str, Any]
 
 
-# ----------------------------------------------------------------------------- expression surgery
-def _rebuild(expr: sp.Basic, args: Sequence[sp.Basic]) -> sp.Basic:
-    if isinstance(expr, (sp.Add, sp.Mul, sp.Pow, sp.Function)):
-        return expr.func(*args, evaluate=False)
-    return expr.func(*args)
-
-
-def _replace_at(expr: sp.Basic, path: tuple[int, ...], new: sp.Basic) -> sp.Basic:
-    if not path:
-        return new
-    args = list(expr.args)
-    args[path[0]] = _replace_at(args[path[0]], path[1:], new)
-    return _rebuild(expr, args)
-
-
-def _nodes(expr: sp.Basic, path: tuple[int, ...] = ()) -> Iterator[tuple[tuple[int, ...], sp.Basic]]:
-    yield path, expr
-    if isinstance(expr, (sp.Add, sp.Mul, sp.Pow, sp.Function)):
-        for i, a in enumerate(expr.args):
-            yield from _nodes(a, path + (i,))
-
-
-def _mul(args: Sequence[sp.Basic]) -> sp.Basic:
-    if not args:
-        return sp.Integer(1)
-    return args[0] if len(args) == 1 else sp.Mul(*args, evaluate=False)
-
-
-def _is_number(a: sp.Basic) -> bool:
-    return bool(a.is_number)
-
-
-def _negated(term: sp.Basic) -> sp.Basic:
-    if isinstance(term, sp.Mul) and term.args and term.args[0] == -1:
-        return _mul(term.args[1:])
-    return sp.Mul(sp.Integer(-1), term, evaluate=False)
-
-
-def _is_negative_term(term: sp.Basic) -> bool:
-    return isinstance(term, sp.Mul) and bool(term.args) and term.args[0] == -1
-
-
-def _numeric_coefficient(node: sp.Mul) -> tuple[sp.Basic, list[sp.Basic]]:
-    """(product of the numeric factors other than a leading -1, the other factors)."""
-    nums = [a for a in node.args if _is_number(a) and a != -1]
-    rest = [a for a in node.args if not (_is_number(a) and a != -1)]
-    return sp.Mul(*nums), rest
-
-
-def _local_mutations(fam: Family, node: sp.Basic) -> Iterator[tuple[str, sp.Basic, str]]:
-    """(operator, replacement node, detail) for one node of an equation's right-hand side."""
-    if isinstance(node, sp.Add):
-        for i, term in enumerate(node.args):
-            args = list(node.args)
-            args[i] = _negated(term)
-            if all(_is_negative_term(a) for a in args):
-                continue
-            yield "flip_sign", sp.Add(*args, evaluate=False), f"flipped the sign of the term {expr_text(term)}"
-    elif isinstance(node, sp.Mul):
-        coeff, rest = _numeric_coefficient(node)
-        if coeff != 1 and rest:
-            sign = [sp.Integer(-1)] if node.args[0] == -1 else []
-            yield "missing_factor", _mul(sign + rest), f"dropped the factor {coeff}"
-            if coeff in _RATIONAL_SWAPS:
-                new, why = _RATIONAL_SWAPS[coeff]
-                yield "wrong_constant", _mul(sign + [new] + rest), why
-        for i, a in enumerate(node.args):
-            if not _is_number(a) and len(node.args) > 1:
-                yield "missing_factor", _mul(node.args[:i] + node.args[i + 1:]), f"dropped the factor {expr_text(a)}"
-        dens = [a for a in node.args if isinstance(a, sp.Pow) and _is_number(a.exp) and a.exp < 0]
-        nums = [a for a in node.args if a not in dens and not _is_number(a)]
-        plain = not any(_is_number(a) or _is_negative_term(a) for a in node.args)
-        if dens and nums and plain:
-            flipped = [sp.Pow(a.base, -a.exp, evaluate=False) if a.exp != -1 else a.base for a in dens]
-            flipped += [sp.Pow(a, -1, evaluate=False) for a in nums]
-            yield "invert_ratio", _mul(flipped), f"inverted the ratio {expr_text(node)}"
-    elif isinstance(node, sp.sin):
-        yield "swap_trig", sp.cos(*node.args, evaluate=False), f"used cos instead of sin in {expr_text(node)}"
-    elif isinstance(node, sp.cos):
-        yield "swap_trig", sp.sin(*node.args, evaluate=False), f"used sin instead of cos in {expr_text(node)}"
-    elif isinstance(node, sp.Rational) and node in _RATIONAL_SWAPS:
-        new, why = _RATIONAL_SWAPS[node]
-        yield "wrong_constant", new, why
-    elif isinstance(node, sp.Symbol):
-        g = next((g for g in fam.givens if g.symbol == node.name and g.fixed), None)
-        if g is None:
-            return
-        exact = sp.Rational(g.text) if g.text else None
-        if exact in _RATIONAL_SWAPS:
-            new, why = _RATIONAL_SWAPS[exact]
-            yield "wrong_constant", new, f"{why} ({g.symbol})"
-        elif math.isclose(float(g.value) * si_factor(g.unit), _PLANCK, rel_tol=1e-2):
-            yield "wrong_constant", sp.Mul(node, sp.Pow(sp.Mul(2, sp.pi, evaluate=False), -1, evaluate=False),
-                                           evaluate=False), f"used hbar = {g.symbol}/(2*pi) in place of {g.symbol}"
-
-
-def _degenerate(expr: sp.Basic, wrong: sp.Basic) -> bool:
-    """True when the wrong equation is the right one rewritten, or a variable it shows cancels out
-    (g*(m1 + m2)/(m1 + m2), i0*(-1 + 1)): no student writes that. Tested numerically at random points
-    (complex arithmetic, so square roots of negatives do not stop the test); sympy's cancel is 100x slower."""
-    names = sorted(x.name for x in wrong.free_symbols)
-    if not names:
-        return True
-    rng = random.Random(0)
-    same, moves = 0, set()
-    for _ in range(3):
-        point = {n: rng.uniform(0.5, 2.0) for n in sorted({*names, *(x.name for x in expr.free_symbols)})}
-        try:
-            w = exact_value(wrong, point, "cmath")
-            r = exact_value(expr, point, "cmath")
-            same += abs(w - r) <= 1e-9 * max(abs(r), 1e-300)
-            for n in names:
-                w2 = exact_value(wrong, dict(point, **{n: point[n] * 1.37}), "cmath")
-                if abs(w2 - w) > 1e-9 * max(abs(w), 1e-300):
-                    moves.add(n)
-        except (ZeroDivisionError, ValueError, OverflowError, TypeError):
-            return True
-    return same == 3 or moves != set(names)
-
-
-_MUTATIONS: dict[str, list[tuple[str, str, sp.Basic, str]]] = {}
-
-
-def equation_mutations(fam: Family) -> list[tuple[str, str, sp.Basic, str]]:
-    """(operator, symbol, wrong rhs, detail) of every dimensionally consistent generic CM mutation and
-    every declared typical error's first equation, in declaration order (cached per family)."""
-    if fam.name in _MUTATIONS:
-        return _MUTATIONS[fam.name]
-    out: list[tuple[str, str, sp.Basic, str]] = []
-    seen: set[tuple[str, str]] = set()
-    for c in fam.steps:
-        expr = fam.exprs[c.symbol]
-        for path, node in _nodes(expr):
-            for op, new, detail in _local_mutations(fam, node):
-                wrong = _replace_at(expr, path, new)
-                if isinstance(node, sp.Symbol):  # a constant is confused everywhere it is used
-                    for other, same in _nodes(expr):
-                        if same == node and other != path:
-                            wrong = _replace_at(wrong, other, new)
-                key = (c.symbol, sp.srepr(wrong))
-                if wrong == expr or key in seen:
-                    continue
-                try:
-                    check_unit(wrong, fam.units, c.unit, "mutation")
-                except DimensionError:
-                    continue
-                if _degenerate(expr, wrong):
-                    continue
-                seen.add(key)
-                out.append((op, c.symbol, wrong, f"{detail} in the equation for {c.symbol}"))
-    _MUTATIONS[fam.name] = out
-    return out
-
-
-# ----------------------------------------------------------------------------- digits
-def _digit_slips(text: str) -> list[tuple[str, str]]:
-    """(new text, how) for one-digit changes and adjacent transpositions of the significant digits."""
-    mant, _, exp = text.partition("e")
-    sign = "-" if mant.startswith("-") else ""
-    mant = mant.lstrip("-")
-    idx = [i for i, ch in enumerate(mant) if ch.isdigit()]
-    first = next((k for k, i in enumerate(idx) if mant[i] != "0"), None)
-    if first is None:
-        return []
-    sig = idx[first:]
-    out = []
-
-    def emit(chars: list[str], how: str) -> None:
-        new = sign + "".join(chars) + (f"e{exp}" if exp else "")
-        if new != text and float(new) != 0:
-            out.append((new, how))
-
-    for a, b in zip(sig, sig[1:]):
-        if mant[a] != mant[b] and not (a == sig[0] and mant[b] == "0"):
-            chars = list(mant)
-            chars[a], chars[b] = chars[b], chars[a]
-            emit(chars, "transposed two digits")
-    for k, i in enumerate(sig):
-        for d in {(int(mant[i]) + 1) % 10, (int(mant[i]) - 1) % 10, {"1": 7, "7": 1, "3": 8, "8": 3, "5": 6,
-                                                                    "6": 5}.get(mant[i], -1)}:
-            if d < 0 or (k == 0 and d == 0):
-                continue
-            chars = list(mant)
-            chars[i] = str(d)
-            emit(chars, "changed a digit")
-    return out
-
-
 # ----------------------------------------------------------------------------- candidates
 def _context(problem: Problem) -> _Context:
     fam = get_family(problem.family)
@@ -346,7 +167,7 @@ def _misread_given(ctx: _Context) -> Iterator[_Candidate]:
             continue
         old = ctx.fam.given_text(g, ctx.shown[g.symbol])
         shifted = [round_sig(ctx.shown[g.symbol] * k, g.sig) if g.sig else ctx.shown[g.symbol] * k for k in (10, 0.1)]
-        slips = _digit_slips(old) + [(ctx.fam.given_text(g, v), "misplaced the decimal point") for v in shifted]
+        slips = digit_slips(old) + [(ctx.fam.given_text(g, v), "misplaced the decimal point") for v in shifted]
         for new, how in slips:
             yield _Candidate("MC", "misread_given", f"misread {g.symbol} = {with_unit(old, g.unit)} as "
                              f"{with_unit(new, g.unit)} ({how})", shown=dict(ctx.shown, **{g.symbol: float(new)}))
@@ -406,20 +227,20 @@ def _arithmetic_slip(ctx: _Context) -> Iterator[_Candidate]:
     for c in ctx.fam.steps:
         f = ctx.fam.compiled["factors"][c.symbol]
         shown = fmt_sig(ctx.vals[c.symbol] / f, c.sig)
-        for new, how in _digit_slips(shown):
+        for new, how in digit_slips(shown):
             yield from _slip(ctx, "arithmetic_slip", c.symbol, float(new) * f, f"{how}: {shown} written as {new}")
 
 
 def _dropped_factor(ctx: _Context) -> Iterator[_Candidate]:
     for c in ctx.fam.steps:
         expr = ctx.fam.exprs[c.symbol]
-        for path, node in _nodes(expr):
+        for path, node in nodes(expr):
             if isinstance(node, sp.Mul):
-                coeff, rest = _numeric_coefficient(node)
+                coeff, rest = numeric_coefficient(node)
                 if coeff != 1 and rest:
                     sign = [sp.Integer(-1)] if node.args[0] == -1 else []
                     yield from _slip(ctx, "dropped_factor", c.symbol,
-                                     _eval(_replace_at(expr, path, _mul(sign + rest)), ctx.vals),
+                                     _eval(replace_at(expr, path, mul(sign + rest)), ctx.vals),
                                      f"left out the factor {coeff}")
 
 
@@ -586,7 +407,8 @@ def inject_row(problem: Problem, seed: int, control_fraction: float = 0.1, *,
         if inj is None:
             rec = problem.ground_truth or {}
             raise InjectionError(f"family {problem.family!r} seed {rec.get('seed')} (id {problem.id}): no "
-                                 f"operator of {list(types)} gives a valid erroneous solution")
+                                 f"operator of {list(types)} gives a valid erroneous solution (allow more "
+                                 f"error types, or leave the family out)")
         row["solution"] = inj.solution
         row.update(inj.labels(), solution_answer=inj.final_answer, final_correct=False)
     if injection is not None:

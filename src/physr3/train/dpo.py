@@ -11,7 +11,8 @@ configured system prompt from the chat template). `dpo.data` accepts, line by li
 - an injected row (`physr3 synth --inject`): `reference_solution` is chosen, `solution` rejected, kept only
   when the tag of `label_error_step` (`physr3.solution.step_tag`) is an execution tag;
 - a problem record with ground truth: the pair is built here with `inject_row(types=("CM", "CE"))`,
-  deterministic in (`run.seed`, problem id), and filtered by tag as above.
+  deterministic in (`run.seed`, problem id), and filtered by tag as above. (The injector's CM errors first
+  differ in `<governing_equation>`, its CE errors in `<calculation>`; none lands in `<substitution>`.)
 Rows that yield no pair are counted by reason in `dpo_summary.json`; the pairs used are in `pairs.jsonl`.
 
 Reference model = the SFT checkpoint. TRL 1.16 (`DPOTrainer.__init__`): given a `PeftModel` that already
@@ -25,6 +26,7 @@ with the runner's adapter switch unchanged. (The alternative — merge the SFT a
 train a new LoRA whose disabled state is the reference — gives the same reference but an adapter that is
 only valid on the merged weights; TRL itself refuses `peft_config` together with a `PeftModel`.) Without
 an SFT adapter (smoke runs) a fresh LoRA (`lora` section) is trained and the reference is the base model.
+With one, the SFT adapter's own LoRA settings (rank, alpha, targets) carry over and `lora` is not used.
 
 The IPO loss in TRL 1.16 (`loss_type="ipo"`, `_compute_loss`): with s = Σ_t log π_θ(y_t|·) − Σ_t log
 π_ref(y_t|·) summed over completion tokens, it length-normalises each side by its own completion token
@@ -33,7 +35,8 @@ count, Δ = s_chosen / |chosen| − s_rejected / |rejected|, and minimises (Δ �
 mask gives 0/1, not NaN. Both guards are tested against TRL's code (tests/train/test_dpo.py), so a TRL
 change that drops them fails there. Data-side guards here: pairs longer than `dpo.max_length` tokens are
 dropped rather than truncated (TRL keeps the start, which could cut the injected step out of view), and
-so are pairs whose chosen and rejected texts are equal or empty.
+so are pairs whose chosen and rejected texts are equal or empty. (TRL's logged `rewards/*` metrics are
+β × the summed, not averaged, log-ratios: they are diagnostics, not the quantity IPO optimises.)
 
 Hyperparameters (`dpo` section; paper: AdamW, lr 2e-6, batch 2, gradient accumulation 16, 1 epoch, IPO):
 TRL's bf16 autocast is off (the model carries its own dtype; on CPU `use_cpu=True`), gradient

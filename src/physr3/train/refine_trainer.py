@@ -89,6 +89,19 @@ class _World:
         return out
 
 
+def init_distributed() -> str | None:
+    """Under `accelerate launch`/torchrun (WORLD_SIZE > 1) set up the process group (gloo on CPU, NCCL on GPU)
+    through accelerate, and return this process's device; None in a single process."""
+    import os
+
+    if int(os.environ.get("WORLD_SIZE", "1")) <= 1:
+        return None
+    from accelerate import PartialState
+
+    state = PartialState(cpu=not torch.cuda.is_available())
+    return str(state.device)
+
+
 def total_steps(cfg: Config, n_problems: int) -> int:
     if cfg.train.max_steps is not None:
         return cfg.train.max_steps
@@ -272,7 +285,17 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
     from physr3.verify.registry import build_verifier
 
     problems = load_training_problems(cfg)
-    run_dir = prepare_run(cfg, "train", argv)
+    device = init_distributed()
+    if device is not None and cfg.model.device == "auto":
+        cfg.model.device = device
+    if _World().rank == 0:
+        run_dir = prepare_run(cfg, "train", argv)
+    else:
+        from physr3.runs import run_dir as _run_dir
+        from physr3.runs import seed_everything
+
+        run_dir = _run_dir(cfg)
+        seed_everything(cfg.run.seed)
     base, tokenizer = load_model(cfg.model)
     model = policy_and_reference(base, cfg.train.sft_adapter, cfg.lora)
     engine = TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)

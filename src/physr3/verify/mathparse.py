@@ -13,7 +13,10 @@ Reading rules (documented because written maths is ambiguous):
   `mgh` -> m*g*h, `gsinθ` -> g*sin(θ)), a new symbol if it looks like one (one or two letters, a digit or
   an underscore, a Greek name, or two capitals such as `KE`). An English word ends the expression, so
   trailing prose ("= 4.93 m, the height") is ignored.
-- `e` is never Euler's number (it is the elementary charge in physics text); write `exp(x)`.
+- `e` is Euler's number only in `e^x` when no variable is called e (it is the elementary charge in
+  physics text); otherwise write `exp(x)`.
+- `log` is the natural logarithm (as in sympy, which writes the ground truth's equations); `ln` too;
+  `log10` is base 10.
 - Units bind to the number before them: `10 N / 2.0 kg` is (10 N)/(2.0 kg); a unit group may chain
   `/ * ^` and juxtaposition (`m/s^2`, `m s^-2`, `N*m^2/C^2`, `J/(kg K)`). `m/s^2` means m·s⁻².
 - A name right after a number that is both a unit and a known variable (`2 m`, `9.8 g`, `0.42 T`) is
@@ -66,7 +69,7 @@ _LATEX_SIMPLE = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\approx": "=", r
                  r"\ohm": "Ω", r"\mu": "μ", r"\lambda": "λ", r"\pi": "π"}
 _UNICODE = {"−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "≈": "=",
             "≃": "=", "≅": "=", "∼": "=", "√": "sqrt", "µ": "μ", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
-            "⁄": "/", "∕": "/", "’": "'", "**": "^", "[": "(", "]": ")"}
+            "⁄": "/", "∕": "/", "’": "'", "[": "(", "]": ")"}
 
 
 # ---------------------------------------------------------------------------------------------- units
@@ -79,7 +82,7 @@ BASE_UNITS = {  # symbol -> pint spelling; take SI prefixes
 PLAIN_UNITS = {  # no prefixes
     "deg": "degree", "°": "degree", "degree": "degree", "degrees": "degree", "min": "minute", "h": "hour",
     "hr": "hour", "hrs": "hour", "d": "day", "day": "day", "days": "day", "yr": "year", "year": "year",
-    "years": "year", "y": "year", "atm": "atm", "u": "dalton", "amu": "dalton", "Da": "dalton", "%": "percent",
+    "years": "year", "y": "year", "Nm": "N*m", "kgm": "kg*m", "atm": "atm", "u": "dalton", "amu": "dalton", "Da": "dalton", "%": "percent",
     "sec": "s", "secs": "s", "ohms": "ohm", "Ohm": "ohm", "Ohms": "ohm", "torr": "torr", "Torr": "torr",
     "mmHg": "mmHg", "cc": "cm**3", "litre": "L", "liter": "L", "litres": "L", "liters": "L", "ly": "light_year",
 }
@@ -198,7 +201,8 @@ def normalize(text: str) -> str:
     """LaTeX, Unicode and Markdown maths -> the plain syntax the tokenizer reads."""
     text = text[:MAX_CHARS * 2]
     text = re.sub(r"\\[()\[\]]", " ", text).replace("$", " ").replace("`", " ")
-    text = re.sub(r"\^\s*\{?\s*\\circ\s*\}?", "°", text)
+    text = re.sub(r"(?<=[\w)])\*\*(?=[\w(])", "^", text).replace("**", " ")  # v0**2 is a power, **x** bold
+    text = re.sub(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ)", "°", text)
     text = _unwrap_latex(text)
     for macro, repl in sorted(_LATEX_SIMPLE.items(), key=lambda kv: -len(kv[0])):
         text = text.replace(macro, repl)
@@ -210,8 +214,10 @@ def normalize(text: str) -> str:
         text = text.replace(a, b)
     text = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+", lambda m: "^(" + m.group(0).translate(_SUPERSCRIPT) + ")", text)
     text = re.sub(r"[₀₁₂₃₄₅₆₇₈₉ₓᵧ]+", lambda m: "_" + m.group(0).translate(_SUBSCRIPT), text)
-    text = re.sub(r"(\d\s*)μ\s+(?=[A-Za-zΩ])", r"\1μ", text)  # 2.0 \mu F -> 2.0 μF
+    text = re.sub(r"([\d)]\s*)μ\s+(?=[A-Za-zΩ])", r"\1μ", text)  # 2.0 \mu F -> 2.0 μF
     text = re.sub(r"(?<=[\d)])\s*x\s*(?=[\d(])", " * ", text)  # 3.69 x 13.03
+    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # 1,000 J
+    text = re.sub(r"(?<=[\d\s])ms\s*\^\s*\(?\s*-", "m s^-", text)  # 7.71 ms^-1 is m/s, not 1/millisecond
     text = re.sub(r"/\s*(s|m|cm|mm|km)([23])\b", r"/\1^\2", text)  # m/s2 -> m/s^2
     text = text.replace("{", "(").replace("}", ")")
     # scientific notation: 3.2 * 10^(-19), 3.2 x 10^-19, 3.2e-19
@@ -220,7 +226,7 @@ def normalize(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- tokens
-_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+(?!\d))?"
+_NUMBER = r"(?:\d+(?:\.\d+)?|\.\d+)(?:[eE][-+]?\d+(?!\d))?"  # "2." ending a sentence is 2, then "."
 _NAME = r"[A-Za-zα-ωΑ-Ωμϵϑϕ][A-Za-z0-9_α-ωΑ-Ωμϵϑϕ']*"
 _TOKEN = re.compile(rf"\s*(?:(?P<num>{_NUMBER})|(?P<name>{_NAME})|(?P<op>[-+*/^(),°%])|(?P<other>\S))")
 
@@ -427,6 +433,8 @@ class _Parser:
             return self.function_call(c)
         if c == "pi":
             return ("const", "pi")
+        if c == "e" and self.is_op("^"):  # e^{-t/τ} (sympy's LaTeX for exp) when e is not a variable
+            return ("const", "e")
         unit = unit_word(raw)
         if unit is not None and len(c) >= 2:  # a lone letter (m, s, d, A) away from a number is a symbol
             return ("qty", 1.0, unit.factor, unit.dim, raw)
@@ -636,7 +644,7 @@ def evaluate(node: Node, env: Mapping[str, float], mode: Mode = Mode()) -> float
                 raise EvalError(f"unknown {node[1]}")
             return env[node[1]]
         if op == "const":
-            return math.pi
+            return math.pi if node[1] == "pi" else math.e
         if op == "neg":
             return -evaluate(node[1], env, mode)
         if op == "call":
@@ -722,7 +730,7 @@ def to_text(node: Node) -> str:
         if op == "var":
             return n[1]
         if op == "const":
-            return "pi"
+            return n[1]
         if op == "call":
             return f"{n[1]}({go(n[2])})"
         p = prec[op]

@@ -14,6 +14,10 @@ with a random mix of, per step:
   significant figures, or without units; the final answer in another spelling.
 
 Every rewrite is mathematically equivalent (within the 3-figure rounding the ground truth itself shows).
+`paraphrase_steps` renders any ground-truth-schema steps (also an injector's erroneous ones) and returns
+the step renumbering; `paraphrase_injection` restyles an injected solution and moves its label with the
+reordered givens, so detection can be measured on solutions that do not read like the ground truth.
+These rewrites are programmatic: they widen the styles tested, but they are not real model outputs.
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from physr3.synth.units import fmt_sig
 from physr3.verify.symbolic import srepr_to_sympy
 
 _UNIT_SPELLINGS = {
-    "m/s^2": ["m s^-2", "m/s²", r"\mathrm{m/s^2}", "m·s⁻²", "m/s^2"],
+    "m/s^2": ["m s^-2", "m/s²", r"\mathrm{m/s^2}", "m·s⁻²", "m/s^2", "m/s2"],
     "m/s": ["m s^-1", r"\mathrm{m\,s^{-1}}", "m/s"],
     "N*m^2/C^2": [r"N·m²/C²", "N m^2 C^-2"],
     "ohm": ["Ω", r"\Omega", "ohms"],
@@ -121,8 +125,10 @@ def _given_text(step: dict[str, Any], rng: random.Random, style: dict[str, str])
                        f"The {step.get('description', 'value')} is {name} = {shown}"])
 
 
-def _value_text(value: float, unit: str, rng: random.Random, sig: int) -> str:
+def _value_text(value: float, unit: str, rng: random.Random, sig: int, keep_unit: bool = False) -> str:
     r = rng.random()
+    if keep_unit and r < 0.35:
+        r = 0.5
     if unit in _CONVERSIONS and r < 0.2:
         new_unit, f = _CONVERSIONS[unit]
         return f"{_number(value * f, rng, sig)} {new_unit}"
@@ -134,15 +140,28 @@ def _value_text(value: float, unit: str, rng: random.Random, sig: int) -> str:
 def paraphrase(problem: Problem, rng: random.Random) -> str:
     """A correct solution of `problem` written in another style (see the module docstring)."""
     rec = problem.ground_truth or {}
-    steps = rec["steps"]
+    return paraphrase_steps(rec, rec["steps"], rng)[0]
+
+
+def paraphrase_steps(rec: dict[str, Any], steps: list[dict[str, Any]], rng: random.Random, *,
+                     final_answer: str | None = None, plug_values: bool = True) -> tuple[str, dict[int, int]]:
+    """Render ground-truth-schema `steps` (the ground truth's, or an injector's erroneous ones) in another
+    style; returns the text and {original step number: new step number} (givens are reordered).
+    `plug_values=False` keeps later results symbolic in substitutions (an erroneous result plugged into an
+    earlier-numbered substitution would move the first error) and keeps units on results (a bare number
+    cannot show a unit slip such as a result left in J where kJ is asked)."""
     style: dict[str, str] = {}
     sections: dict[str, list[str]] = {t: [] for t in ("given", "find", "concept", "governing_equation",
                                                       "substitution", "calculation")}
     givens = [s for s in steps if s["kind"] == "given"]
     rng.shuffle(givens)
+    numbers = {s["number"]: k for k, s in enumerate(givens, 1)}
+    numbers.update({s["number"]: k for k, s in enumerate((s for s in steps if s["kind"] != "given"),
+                                                            len(givens) + 1)})
     for s in givens:
         sections["given"].append(_given_text(s, rng, style))
     computed = {s["symbol"]: (float(s["value"]), s.get("unit", "")) for s in steps if s["kind"] == "calculation"}
+    target = next((s["symbol"] for s in steps if s["kind"] == "target"), None)
     for s in steps:
         kind = s["kind"]
         if kind == "target":
@@ -156,25 +175,50 @@ def paraphrase(problem: Problem, rng: random.Random) -> str:
             sections["governing_equation"].append(_equation_text(s, rng, style))
         elif kind == "substitution":
             text = s["text"]
-            if rng.random() < 0.5:  # plug in earlier results as rounded numbers
+            if plug_values and rng.random() < 0.5:  # plug in earlier results as rounded numbers
                 lhs, rhs = text.split("=", 1)
                 for sym, (val, unit) in computed.items():
                     if sym != s["symbol"]:
                         shown = f"({fmt_sig(val, 4)} {unit})" if unit else f"({fmt_sig(val, 4)})"
-                        rhs = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(sym)}(?![A-Za-z0-9_])", lambda _m, t=shown: t, rhs)
+                        rhs = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(sym)}(?![A-Za-z0-9_])",
+                                     lambda _m, t=shown: t, rhs)
                 text = f"{lhs.strip()} = {rhs.strip()}"
-            sections["substitution"].append(rng.choice([text, f"Substituting, {text}"]))
+            if rng.random() < 0.2:
+                text = re.sub(r"\)\*\(", ") x (", text)  # 'x' as the multiplication sign
+            sections["substitution"].append(rng.choice([text, f"Substituting, {text}",
+                                                        f"Now substituting the values: {text}"]))
         elif kind == "calculation":
-            sig = rng.choice([3, 3, 4])
-            shown = _value_text(float(s["value"]), s.get("unit", ""), rng, sig)
+            sig = s.get("sig", 3) + rng.choice([0, 0, 1])  # never fewer figures than shown (keeps a slip)
+            shown = _value_text(float(s["value"]), s.get("unit", ""), rng, sig, keep_unit=not plug_values)
             sym = _spell_symbol(s["symbol"], rng, style)
             sections["calculation"].append(rng.choice([f"{sym} = {shown}", f"So {sym} ≈ {shown}.",
-                                                       f"{sym} = {shown} (rounded)"]))
+                                                       f"{sym} = {shown} (rounded)", f"{sym} = **{shown}**",
+                                                       f"Therefore, {sym} = {shown}"]))
     ans = rec.get("answer", {})
     if rec.get("kind") == "mcq":
-        final = rng.choice([ans["letter"], f"({ans['letter']})", f"{ans['letter']}: {ans.get('text')}"])
+        letter = final_answer or ans["letter"]
+        final = rng.choice([letter, f"({letter})", f"Option {letter}"])
     else:
-        final = rng.choice([ans.get("text", problem.answer), f"{ans.get('symbol')} = {ans.get('text')}",
-                            _value_text(float(ans["value"]), ans.get("unit", ""), rng, 3)
-                            if ans.get("unit") else ans.get("text")])
-    return render_solution(sections, final)
+        calc = next((s for s in steps if s["kind"] == "calculation" and s["symbol"] == target), None)
+        text = final_answer or ans.get("text", "")
+        final = text
+        if calc is not None:
+            final = rng.choice([text, f"{calc['symbol']} = {text}",
+                                _value_text(float(calc["value"]), calc.get("unit", ""), rng, calc.get("sig", 3))
+                                if calc.get("unit") else text])
+    return render_solution(sections, final), numbers
+
+
+def paraphrase_injection(rec: dict[str, Any], injection: Any, rng: random.Random) -> tuple[str, int]:
+    """An injected erroneous solution (`physr3.synth.inject.Injection`) written in another style, and its
+    first error step in the new numbering (a misread or swapped given moves with the reordered givens:
+    the first erroneous given in the new order)."""
+    text, numbers = paraphrase_steps(rec, injection.steps, rng, final_answer=injection.final_answer,
+                                     plug_values=False)
+    reference = {s["number"]: s["text"] for s in rec["steps"]}
+    k = injection.error_step
+    if injection.steps[k - 1]["kind"] == "given":
+        wrong = [numbers[s["number"]] for s in injection.steps
+                 if s["kind"] == "given" and reference.get(s["number"]) != s["text"]]
+        return text, min(wrong)
+    return text, numbers[k]

@@ -36,8 +36,15 @@ How to add a family
    - For a 4-option MCQ add `distractors=[distractor("forgot the factor 2", T="v0*sin(theta)/g"), ...]`
      (at least 3): each replaces one or more step expressions with a typical error; the wrong option is
      what the rest of the solution then gives. Coinciding options are dropped and generic slips fill in.
+   - Error injection (`physr3.synth.inject`) needs nothing more: it misreads givens, mutates equations
+     (sign, missing factor, sin/cos, inverted ratio, gamma 5/3 <-> 7/5, h -> hbar) and slips calculations.
+     MCQ distractors double as conceptual errors; a free-response family can declare its own with
+     `typical_errors=[distractor("used Cp instead of Cv", W="...")]` (same syntax, not shown as options).
+     `inject_skip=("CM",)` (or operator names such as "swap_trig") turns off errors that make no sense
+     for the family; MC and CE always apply. `physr3 synth --list` shows the types per family.
 3. Run `.venv/bin/pytest tests/synth -q`: the registry-wide tests self-check every family (format, exact
-   recomputation from the ground truth, dimensions, final answer, determinism) over many seeds.
+   recomputation from the ground truth, dimensions, final answer, determinism) over many seeds and
+   inject MC, CM and CE errors into it (`tests/synth/test_inject.py`).
 """
 
 from __future__ import annotations

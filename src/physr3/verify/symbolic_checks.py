@@ -1,0 +1,595 @@
+"""The per-step checks of the symbolic verifier (see `physr3.verify.symbolic` for the rules they apply).
+
+`_Checker` holds one solution's state (names, symbols it defined, values per instance) and checks one
+clause at a time: given statements, values against known quantities, identities, new definitions,
+relations between expressions, the target and the principles. `split_clauses` turns a step's text into
+clauses. Every tolerance is a field of `Tolerances`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from physr3.verify import mathparse as mp
+from physr3.verify.symbolic_gt import GroundTruth, _literal_ulp
+
+
+@dataclass
+class Tolerances:
+    """Every tolerance the verifier applies (relative unless stated); the rules are in `physr3.verify.symbolic`."""
+
+    given_rel: float = 0.005  # fixed constants only; sampled givens must match to their stated precision
+    value_rel: float = 0.02  # substituted and computed values
+    identity_rel: float = 1e-6  # symbolic equations, of the largest term
+    final_rel: float = 0.01  # final numeric answer (the answer scorer's tolerance)
+    half_ulp: float = 0.5 * (1 + 1e-6)  # a written value further than this many last-digit units is suspicious
+    suspicious_rel: float = 1e-5  # ... and further than this relatively
+
+
+
+
+# ---------------------------------------------------------------------------------------------- findings
+@dataclass
+class Finding:
+    """The outcome of checking one step: ok, suspicious (CE, only blamed later) or a failure."""
+
+    step: int  # the number reported (model's number or position)
+    status: str  # ok | suspicious | fail
+    error_type: str = "none"
+    explanation: str = ""
+    numeric: bool = False  # a failure of a computed value (may be blamed on an earlier suspicious step)
+    info: dict[str, Any] = field(default_factory=dict)
+    nodes: list = field(default_factory=list, repr=False)  # what was written (for the blame test)
+    value_si: float | None = None  # a suspicious step's written value in SI
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "status": self.status, "error_type": self.error_type,
+                "explanation": self.explanation, **self.info}
+
+
+_COMMENT = re.compile(r"\(([^()]*)\)")
+_CLAUSE_SPLIT = re.compile(r";|⇒|=>|\\Rightarrow|\\implies|→|\\to\b|, so\b|, thus\b|, hence\b|, giving\b|, which\b"
+                           r"|\band\b|\bwhere\b|\bwith\b|\bsince\b|\btherefore\b|\bthen\b|\bgives\b|:\s")
+
+
+def _fmt(value: float) -> str:
+    if value == 0:
+        return "0"
+    a = abs(value)
+    return f"{value:.3g}" if 1e-3 <= a < 1e5 else f"{value:.3g}".replace("e+0", "e").replace("e+", "e")
+
+
+def _with_unit(value: float, unit: str) -> str:
+    return f"{_fmt(value)} {unit}".strip()
+
+
+class _Checker:
+    """Checks one solution against one GroundTruth, step by step, remembering symbols it defines."""
+
+    def __init__(self, gt: GroundTruth, tol: Tolerances):
+        self.gt = gt
+        self.tol = tol
+        self.names: dict[str, str] = dict(gt.names)
+        self.env: list[dict[str, float]] = [dict(inst) for inst in gt.instances]
+        self.numeric_only: set[str] = set()  # defined from a numeric value: known at the true instance only
+        self.dims: dict[str, mp.Dim | None] = dict(gt.dims)
+        self.unchecked: list[str] = []
+
+    # -- parsing helpers
+    def _names_obj(self) -> mp.Names:
+        return mp.Names(self.names)
+
+    def readings(self, text: str, where: str) -> list[mp.Node]:
+        out: list[mp.Node] = []
+        for units_first in (True, False):
+            names = self._names_obj()
+            try:
+                if where == "lhs":
+                    node = mp.parse_suffix(text, names, units_first)
+                else:
+                    node, used, _ = mp.parse_prefix(text, names, units_first)
+                    if used == 0:
+                        continue
+            except mp.ParseFail:
+                continue
+            if node not in out:
+                out.append(node)
+        return out
+
+    def instances_for(self, nodes: Sequence[mp.Node]) -> list[int]:
+        """Instance indices where every variable of the nodes has a value."""
+        used = set().union(*(mp.variables(n) for n in nodes)) if nodes else set()
+        if used & self.numeric_only:
+            return [0] if all(v in self.env[0] for v in used) else []
+        return [k for k, env in enumerate(self.env) if all(v in env for v in used)]
+
+    def values(self, node: mp.Node, k: int = 0) -> list[float]:
+        modes = [mp.Mode(), mp.Mode(trig_degrees=True)]
+        if self.gt.bare_units:
+            modes += [mp.Mode(bare_units=self.gt.bare_units), mp.Mode(True, self.gt.bare_units)]
+        out = []
+        for m in modes:
+            try:
+                v = mp.evaluate(node, self.env[k], m)
+            except mp.EvalError:
+                continue
+            if v not in out:
+                out.append(v)
+        return out
+
+    def scale(self, node: mp.Node, k: int) -> float:
+        """The largest magnitude among the terms of sums inside node (for identity tolerances)."""
+        try:
+            best = abs(mp.evaluate(node, self.env[k]))
+        except mp.EvalError:
+            return 0.0
+        if node[0] in ("add", "sub", "neg", "mul", "div"):
+            for child in node[1:]:
+                if node[0] in ("add", "sub", "neg"):
+                    best = max(best, self.scale(child, k))
+        return best
+
+    # -- comparisons
+    def identity_holds(self, a: mp.Node, b: mp.Node) -> bool | None:
+        """Whether a == b at every instance where both evaluate (None: nowhere). A side that uses a symbol
+        the solution defined by a (rounded) number holds only at the true values, to `value_rel`."""
+        ks = self.instances_for([a, b])
+        if not ks:
+            return None
+        rounded = bool((mp.variables(a) | mp.variables(b)) & self.numeric_only)
+        rel = self.tol.value_rel if rounded else self.tol.identity_rel
+        for k in ks:
+            try:
+                va, vb = mp.evaluate(a, self.env[k]), mp.evaluate(b, self.env[k])
+            except mp.EvalError:
+                return None
+            s = max(self.scale(a, k), self.scale(b, k), abs(va), abs(vb))
+            if abs(va - vb) > rel * s + 1e-300:
+                return False
+        return True
+
+    def close(self, v: float, expected: float, rel: float) -> bool:
+        return abs(v - expected) <= rel * max(abs(expected), abs(v)) + 1e-300 or (expected == 0 and abs(v) < 1e-12)
+
+    def value_matches(self, node: mp.Node, expected_si: float, display_factor: float, rel: float) -> bool | None:
+        if not self.instances_for([node]):
+            return None
+        vals = self.values(node)
+        if not vals:
+            return None
+        targets = [expected_si]
+        if not mp.has_units(node) and display_factor not in (0.0, 1.0):
+            targets.append(expected_si / display_factor)
+        if any(self.close(v, t, rel) for v in vals for t in targets):
+            return True
+        # rounded intermediates plugged in (1042 MeV - 1032 MeV): widen by the rounding they carry
+        spread = self.rounding_spread(node)
+        return spread > 0 and any(abs(vals[0] - t) <= spread + rel * abs(t) for t in targets)
+
+    def rounding_spread(self, node: mp.Node) -> float:
+        """How far the value can move when each written literal that is not a stated given moves by half a
+        unit of its last digit (summed over literals; evaluated at the true instance)."""
+        try:
+            base = mp.evaluate(node, self.env[0])
+        except mp.EvalError:
+            return 0.0
+        stated = {float(g["value"]) for g in self.gt.givens.values()}
+        total, count = 0.0, 0
+
+        def bump(n: mp.Node, target: int, counter: list[int]) -> mp.Node:
+            op = n[0]
+            if op in ("num", "qty"):
+                text = n[2] if op == "num" else n[4].split()[0]
+                exact = re.fullmatch(r"\d{1,2}", text) is not None  # small integers (2, 1/2) are exact
+                if exact or not text[:1].isdigit() or n[1] in stated or _literal_ulp(text) is None:
+                    return n
+                counter[0] += 1
+                if counter[0] - 1 != target:
+                    return n
+                half = 0.5 * (_literal_ulp(text) or 0.0)
+                return (op, n[1] + half, *n[2:])
+            return (op, *[bump(a, target, counter) if isinstance(a, tuple) and a and isinstance(a[0], str) else a
+                          for a in n[1:]])
+
+        while count < 12:
+            counter = [0]
+            moved = bump(node, count, counter)
+            if counter[0] <= count:
+                break
+            try:
+                total += abs(mp.evaluate(moved, self.env[0]) - base)
+            except mp.EvalError:
+                pass
+            count += 1
+        return total
+
+    # -- definitions
+    def define(self, name: str, node: mp.Node, numeric: bool) -> None:
+        """Remember a symbol the solution introduced (its values per instance)."""
+        self.names[name] = name
+        self.dims[name] = mp.dimension(node, self.dims)
+        for k, env in enumerate(self.env):
+            if numeric and k > 0:
+                env.pop(name, None)
+                continue
+            vals = self.values(node, k) if numeric else []
+            try:
+                env[name] = vals[0] if numeric and vals else mp.evaluate(node, env)
+            except mp.EvalError:
+                env.pop(name, None)
+        if numeric:
+            self.numeric_only.add(name)
+        else:
+            self.numeric_only.discard(name)
+            for s in self.gt.equations:  # alias: the solution's name for a known quantity
+                if all(s in env and name in env and self.close(env[name], env[s], 1e-6) for env in self.env):
+                    self.names[name] = s
+                    break
+
+    # -- one clause
+    def check_clause(self, clause: str, tag: str | None) -> Finding | None:
+        parts = re.sub(r"≈|≃|≅|∼|\\approx|\\simeq|\\sim\b|\\equiv", "=", clause).split("=")
+        if len(parts) < 2:
+            return None
+        lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
+        segs = []
+        for raw in parts[1:]:
+            r = self.readings(raw, "rhs") if raw.strip() else []
+            if r:
+                segs.append((raw.strip(), r))
+        if not segs:
+            return None
+        lhs = lhs_readings[0] if lhs_readings else None
+        if lhs is not None and lhs[0] == "var":
+            name = lhs[1]
+            plain = [(raw, [n for n in rs if not mp.variables(n)]) for raw, rs in segs]
+            if name in self.gt.givens and all(rs for _, rs in plain):
+                return self.check_given(name, plain)
+            if name in self.env[0] or any(name in env for env in self.env):
+                return self.check_against(name, lhs, segs)
+            return self.check_definition(name, segs, tag)
+        if lhs is None:
+            ref_raw, ref = segs[0]
+            lhs, segs = ref[0], segs[1:]
+            lhs_readings = ref
+        return self.check_relation(lhs_readings, segs)
+
+    def check_given(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
+        g = self.gt.givens[name]
+        stated, unit = float(g["value"]), g.get("unit", "")
+        factor = self.gt.factors.get(name, 1.0)
+        for raw, readings in segs:
+            if self.given_ok(name, readings, stated, factor):
+                continue
+            if not any(self.values(n) for n in readings):
+                self.unchecked.append(raw)  # unreadable value (an unknown unit): not judged
+                continue
+            other = next((s for s, o in self.gt.givens.items() if s != name and o.get("unit") == unit
+                          and self.given_ok(s, readings, float(o["value"]), factor)), None)
+            shown = raw if len(raw) < 40 else raw[:37] + "..."
+            why = f", which is the value of {other}" if other else ""
+            return Finding(0, "fail", "MC", f"states {name} = {shown}{why}; the problem gives {name} = "
+                           f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
+        return None
+
+    def given_ok(self, name: str, readings: list[mp.Node], stated: float, factor: float) -> bool:
+        for node in readings:
+            for v in self.values(node):
+                written = v if mp.has_units(node) else v * factor  # bare: in the stated unit
+                alt = v  # bare: in SI
+                for w in ((written, alt) if not mp.has_units(node) else (written,)):
+                    if name in self.gt.fixed:
+                        if self.close(w, stated * factor, self.tol.given_rel):
+                            return True
+                        continue
+                    ulp_si = self.gt.stated_ulp.get(name, 0.0) * factor  # the precision the problem states
+                    if abs(w - stated * factor) <= max(self.tol.half_ulp * ulp_si, 1e-9 * abs(stated * factor)):
+                        return True
+        return False
+
+    def _expected_factor(self, name: str) -> float:
+        return self.gt.factors.get(name, 1.0)
+
+    def plausible(self, readings: list[mp.Node], dim: mp.Dim | None) -> list[mp.Node]:
+        """The readings whose dimensions fit (`9.8 m/s^2` with m a unit, `2 g L` with g a variable): those
+        with the expected dimension, else those that are at least consistent, else all."""
+        dims = [mp.dimension(n, self.dims) for n in readings]
+        if dim is not None:
+            fit = [n for n, d in zip(readings, dims) if mp.same_dim(d, dim)]
+            if fit:
+                return fit
+        consistent = [n for n, d in zip(readings, dims) if d is not None]
+        return consistent or readings
+
+    def check_against(self, name: str, lhs: mp.Node, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
+        """lhs is a known quantity: symbolic segments must be identities, numeric ones match its value."""
+        unit = self.gt.units.get(name, "")
+        for raw, all_readings in segs:
+            readings = self.plausible(all_readings, self.dims.get(name))
+            symbolic = [n for n in readings if not mp.is_numeric(n)]
+            if symbolic and len(symbolic) == len(readings):
+                results = [self.identity_holds(lhs, n) for n in symbolic]
+                if any(r is True for r in results) or all(r is None for r in results):
+                    continue
+                return Finding(0, "fail", "CM", f"uses {name} = {mp.to_text(symbolic[0])}; "
+                               + self.expected_relation(name), info={"check": "equation", "symbol": name})
+            if name not in self.env[0]:
+                continue
+            expected = self.env[0][name]
+            results = [self.value_matches(n, expected, self._expected_factor(name), self.tol.value_rel)
+                       for n in readings]
+            if any(r is True for r in results):
+                suspicious = self.suspicious(name, readings, expected)
+                if suspicious:
+                    return suspicious
+                continue
+            if all(r is None for r in results):
+                self.unchecked.append(raw)
+                continue
+            swap = self.wrong_quantity(readings[0], expected, self._expected_factor(name))
+            if swap:
+                used, meant = swap
+                return Finding(0, "fail", "MC", f"substitutes the value of {used} where {meant} belongs "
+                               f"({raw if len(raw) < 40 else raw[:37] + '...'}); expected {name} = "
+                               f"{_with_unit(expected / self._expected_factor(name), unit)}.",
+                               info={"check": "wrong_quantity", "symbol": name})
+            got = self.values(readings[0])
+            shown = _with_unit(got[0] / self._expected_factor(name), unit) if got and mp.has_units(readings[0]) \
+                else (raw if len(raw) < 40 else raw[:37] + "...")
+            return Finding(0, "fail", "CE", f"gives {name} = {shown}; expected {name} = "
+                           f"{_with_unit(expected / self._expected_factor(name), unit)}.", numeric=True,
+                           info={"check": "value", "symbol": name}, nodes=list(readings))
+        return None
+
+    def wrong_quantity(self, node: mp.Node, expected: float, display_factor: float) -> tuple[str, str] | None:
+        """(given used, given meant) when putting another given's stated value in place of one literal
+        makes the step right: the solution plugged in the wrong quantity (MC, not an arithmetic slip)."""
+        givens = self.gt.givens
+        by_value: dict[float, list[str]] = {}
+        for s, g in givens.items():
+            by_value.setdefault(float(g["value"]), []).append(s)
+        literals: list[mp.Node] = []
+
+        def walk(n: mp.Node) -> None:
+            if n[0] in ("num", "qty") and n[1] in by_value:
+                literals.append(n)
+            for a in n[1:]:
+                if isinstance(a, tuple) and a and isinstance(a[0], str):
+                    walk(a)
+
+        walk(node)
+        for lit in literals[:8]:
+            for used in by_value[lit[1]]:
+                for meant, g in givens.items():
+                    if meant == used or g.get("unit") != givens[used].get("unit"):
+                        continue
+                    fixed = _replace_node(node, lit, (lit[0], float(g["value"]), *lit[2:]))
+                    if self.value_matches(fixed, expected, display_factor, self.tol.value_rel):
+                        return used, meant
+        return None
+
+    def suspicious(self, name: str, readings: list[mp.Node], expected: float) -> Finding | None:
+        """A single written value off by more than half a unit of its last digit (see module docstring)."""
+        node = readings[0]
+        if node[0] == "neg":
+            node = node[1]
+        if node[0] == "num":
+            lit, factor_options = node[2], [1.0, self._expected_factor(name)]
+        elif node[0] == "qty" and node[4][:1].isdigit():
+            lit, factor_options = node[4].split()[0], [node[2]]
+        else:
+            return None
+        ulp = _literal_ulp(lit)
+        if ulp is None:
+            return None
+        sign = -1.0 if readings[0][0] == "neg" else 1.0
+        best = None
+        for f in factor_options:
+            v = sign * float(lit) * f
+            dev = abs(v - expected)
+            if dev <= self.tol.half_ulp * ulp * f or dev <= self.tol.suspicious_rel * abs(expected):
+                return None
+            best = v if best is None or dev < abs(best - expected) else best
+        unit = self.gt.units.get(name, "")
+        return Finding(0, "suspicious", "CE", f"gives {name} = {lit}{' ' + unit if node[0] == 'num' else ''}; "
+                       f"expected {name} = {_with_unit(expected / self._expected_factor(name), unit)}.",
+                       numeric=True, info={"check": "rounding", "symbol": name}, value_si=best)
+
+    def expected_relation(self, name: str) -> str:
+        eq = self.gt.equations.get(name)
+        if eq:
+            return f"the governing relation is {name} = {eq['rhs'].replace('**', '^')}."
+        return "it does not follow from the governing equations."
+
+    def check_definition(self, name: str, segs: list[tuple[str, list[mp.Node]]], tag: str | None) -> Finding | None:
+        """A new symbol: defined by its first evaluable segment; later segments must agree with it."""
+        for i, (_raw, all_readings) in enumerate(segs):
+            readings = self.plausible(all_readings, None)
+            node = readings[0]
+            if not self.instances_for([node]):
+                continue
+            if tag == "given" and not mp.variables(node):
+                alias = self.alias_given(readings)
+                if alias:
+                    self.names[name] = alias
+                    return self.check_given(alias, segs)
+            self.define(name, node, mp.is_numeric(node))
+            rest = segs[i + 1:]
+            return self.check_against(name, ("var", name), rest) if rest else None
+        self.unchecked.append(name)
+        return None
+
+    def alias_given(self, readings: list[mp.Node]) -> str | None:
+        used = set(self.names.values())
+        for s, g in self.gt.givens.items():
+            if s in used and any(self.names.get(c) == s and c != mp.canonical_name(s) for c in self.names):
+                continue
+            if self.given_ok(s, readings, float(g["value"]), self.gt.factors.get(s, 1.0)):
+                return s
+        return None
+
+    def check_relation(self, lhs_readings: list[mp.Node], segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
+        """An equation between expressions (`m1 g - T = m1 a`): every segment equals the first."""
+        lhs_readings = self.plausible(lhs_readings, None)
+        for _raw, all_readings in segs:
+            readings = self.plausible(all_readings, mp.dimension(lhs_readings[0], self.dims))
+            ok = None
+            for a in lhs_readings:
+                for b in readings:
+                    if mp.is_numeric(a) or mp.is_numeric(b):
+                        ks = self.instances_for([a, b])
+                        if not ks:
+                            continue
+                        va, vb = self.values(a), self.values(b)
+                        res = any(self.close(x, y, self.tol.value_rel) for x in va for y in vb) if va and vb else None
+                    else:
+                        res = self.identity_holds(a, b)
+                    if res is True:
+                        ok = True
+                        break
+                    if res is False:
+                        ok = False if ok is None else ok
+                if ok:
+                    break
+            if ok is False:
+                a, b = lhs_readings[0], readings[0]
+                numeric = mp.is_numeric(a) or mp.is_numeric(b)
+                what = f"{mp.to_text(a)} = {mp.to_text(b)}"
+                if numeric:
+                    return Finding(0, "fail", "CE", f"writes {what}, which does not hold for the given values.",
+                                   numeric=True, info={"check": "relation"})
+                return Finding(0, "fail", "CM", f"writes {what}, which does not follow from the governing "
+                               "equations.", info={"check": "relation"})
+        return None
+
+    # -- whole steps
+    def check_target(self, text: str) -> tuple[bool, Finding | None]:
+        """(names the target, failure if it names another quantity)."""
+        gt = self.gt
+        plain = mp.normalize(_strip_remarks(text))
+        matches = list(re.finditer(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ]*", plain))
+        found = []
+        for i, m in enumerate(matches):
+            tok = m.group(0)
+            s = self.names.get(mp.canonical_name(tok))
+            if s is None or s not in gt.units:
+                continue
+            before, after = plain[:m.start()].rstrip()[-1:], plain[m.end():].lstrip()[:1]
+            if before in "^*/+-=(" and before or after in "^*/+-=)_" and after:
+                continue  # inside a formula ("ratio v^2/(R*g)"), not the quantity named
+            nxt = matches[i + 1].group(0) if i + 1 < len(matches) else ""
+            if tok in ("a", "A", "I") and nxt.islower() and len(nxt) >= 3 and after not in ",:":
+                continue  # the article
+            found.append(s)
+        computed = [s for s in found if s not in gt.givens]
+        if computed and computed[0] == gt.target:
+            return True, None
+        other = computed[0] if computed else None
+        words = [w for w in re.findall(r"[a-z]{4,}", gt.target_desc.lower()) if w not in mp.STOPWORDS]
+        low = text.lower()
+        if not other and words and sum(w in low for w in words) >= max(1, math.ceil(0.6 * len(words))):
+            return True, None
+        if other:
+            desc = gt.descriptions.get(other, "")
+            return False, Finding(0, "fail", "MC", f"takes {other}{f' ({desc})' if desc else ''} as the unknown; "
+                                  f"the question asks for {gt.target}, {gt.target_desc}.",
+                                  info={"check": "target", "found": other})
+        m = re.search(r"\(in ([^()]+)\)", text)
+        if m and gt.target in gt.dims:
+            info = mp.pint_unit(mp.normalize(m.group(1)).replace("^", "**"))
+            if info is not None and gt.dims[gt.target] is not None and not mp.same_dim(info.dim, gt.dims[gt.target]):
+                return False, Finding(0, "fail", "MC", f"asks for a quantity in {m.group(1)}; the question asks for "
+                                      f"{gt.target}, {gt.target_desc} (in {gt.units.get(gt.target)}).",
+                                      info={"check": "target"})
+        return False, None
+
+    def principle_hits(self, text: str) -> set[int]:
+        """Indices of the ground-truth principles the text names: a keyword or the principle's name whose
+        words (lower-case, plural/-ed/-ing endings dropped, in any order) all occur in the text."""
+        words = _stems(text)
+        hits = set()
+        for i, p in enumerate(self.gt.principles):
+            cues = [_stems(k) for k in p.get("keywords", [])] + [_stems(p.get("name", ""))]
+            if any(c and c <= words for c in cues):
+                hits.add(i)
+        return hits
+
+
+def _replace_node(node: mp.Node, old: mp.Node, new: mp.Node) -> mp.Node:
+    """`node` with the first occurrence (by identity) of `old` replaced by `new`."""
+    done = [False]
+
+    def go(n: mp.Node) -> mp.Node:
+        if not done[0] and n is old:
+            done[0] = True
+            return new
+        return (n[0], *[go(a) if isinstance(a, tuple) and a and isinstance(a[0], str) else a for a in n[1:]])
+
+    return go(node)
+
+
+def _stems(text: str) -> set[str]:
+    """Word stems (the first 5 letters) of a text: "Newton's laws" -> {newto, laws}, "charged" and
+    "charges" -> {charg}; crude, but it makes keyword matching tolerant of endings and word order."""
+    t = text.lower().replace("’", "'").replace("'s", " ").replace("-", " ")
+    words = {w.removesuffix("s") if len(w) > 3 and not w.endswith("ss") else w for w in re.findall(r"[a-z0-9]+", t)}
+    return {w[:5] for w in words} - {"the", "of", "a", "an", "and"}
+
+
+def _is_remark(inner: str) -> bool:
+    """A parenthesised group is a remark when it holds '=' or starts with an English word."""
+    inner = inner.strip()
+    if "=" in inner or "≈" in inner:
+        return True
+    first = re.match(r"[A-Za-z]+", inner)
+    if not first:
+        return False
+    word = first.group(0)
+    if word.lower() in mp.STOPWORDS:
+        return bool(re.match(r"[A-Za-z]+\s+[A-Za-z]", inner))
+    words = [w for w in re.findall(r"[A-Za-z]{3,}", inner)
+             if w not in mp.FUNCTIONS and w not in mp.GREEK_NAMES and mp.unit_word(w) is None]
+    return word in words and len(words) >= 2 and any(w.islower() for w in words)
+
+
+def _strip_remarks(text: str) -> str:
+    """Drop parenthesised remarks: '(mass of the block)', '(from F = m a)', '(in N)', '(cos(phi) = vx/v)'."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] == "(":
+            depth, j = 0, i
+            while j < len(text):
+                depth += {"(": 1, ")": -1}.get(text[j], 0)
+                if depth == 0:
+                    break
+                j += 1
+            if depth == 0 and _is_remark(text[i + 1:j]):
+                out.append(" ")
+                i = j + 1
+                continue
+        out.append(text[i])
+        i += 1
+    return "".join(out)
+
+
+def split_clauses(text: str) -> list[str]:
+    """A step's text without remarks, split into clauses (see the module docstring)."""
+    text = re.sub(r"\\[,;:! ]", " ", text)  # LaTeX spacing (3.69\,\mathrm{kg}) is not a comma
+    text = _strip_remarks(text)
+    depth, parts, cur = 0, [], []
+    for i, ch in enumerate(text):  # a comma followed by a space (or the end) splits, outside parentheses
+        depth += {"(": 1, ")": -1, "{": 1, "}": -1}.get(ch, 0)
+        cur.append(ch)
+        if ch == "," and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
+            parts.append("".join(cur[:-1]))
+            cur = []
+    parts.append("".join(cur))
+    out = []
+    for p in parts:
+        out += [c for c in _CLAUSE_SPLIT.split(p) if c and c.strip()]
+    # a clause without '=' that follows one with '=' is prose; keep only clauses with '='
+    return [c.strip() for c in out if "=" in c or "≈" in c]
