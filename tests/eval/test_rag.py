@@ -105,3 +105,4 @@ def test_rag_condition_in_the_runner_records_what_it_retrieved(tiny_model_dir, t
     rows = [json.loads(x) for x in (run_dir / "results" / "rag__synth-test.jsonl").read_text().splitlines()]
     assert len(rows) == 2
     assert all([h["rank"] for h in r["trace"]["retrieved"]] == [0, 1, 2] for r in rows)
+    assert all(h["text"].strip() for r in rows for h in r["trace"]["retrieved"])

@@ -8,6 +8,7 @@ R = 178 m), so the expected values below are the ground truth's.
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -253,10 +254,13 @@ def test_solution_without_steps_is_a_parse_error(verifier: SymbolicVerifier, atw
 
 
 def test_untagged_steps_are_checked_by_content(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    text = "\n".join(f"Step {s.number}: {s.text}" for s in parse_solution(atwood.solution).steps)
+    steps = "\n".join(f"Step {s.number}: {s.text}" for s in parse_solution(atwood.solution).steps)
+    text = steps + "\nFinal answer: B"  # no tags at all; the answer after a plain "Final answer:"
     assert verifier.verify(atwood, text).error_step == 0
     v = verifier.verify(atwood, text.replace("a = 3.23 m/s^2", "a = 4.23 m/s^2"))
     assert (v.error_step, v.error_type) == (10, "CE")
+    # without any final answer the solution is incomplete: CE at the last step (the completeness rule)
+    assert (verifier.verify(atwood, steps).error_step, verifier.verify(atwood, steps).error_type) == (11, "CE")
 
 
 def test_problem_without_ground_truth_is_a_parse_error(verifier: SymbolicVerifier) -> None:
@@ -364,3 +368,122 @@ def test_symbols_the_solution_defines_are_used_later() -> None:
     wrong = _replace_step(p.solution, 11, "N = m g sin(theta), so f = mu N and Wf = f d")
     v = SymbolicVerifier().verify(p, wrong)
     assert (v.error_step, v.error_type) == (11, "CM")
+
+
+# ------------------------------------------------------------------------------------------ completeness
+# What small models really write while training: truncated, garbled or off-topic solutions. None of them
+# may be judged error-free (that would give the full reward 1.0 for writing almost nothing).
+def _upto(solution: str, tag: str) -> str:
+    """The solution cut just before `<tag>` (a correct but unfinished solution)."""
+    return solution.split(f"<{tag}>")[0]
+
+
+@pytest.mark.parametrize("family", ["atwood_tension", "projectile_range", "ac_rl_average_power",
+                                    "accelerated_ion_radius", "banked_curve_max_speed"])
+def test_truncated_and_garbled_outputs_are_never_error_free(verifier: SymbolicVerifier, family: str) -> None:
+    p = get_family(family).generate(4)
+    for text in ["<given>\nStep 1: m = 2.0 kg (mass)\n</given>\n<",
+                 "<given>\nStep 1: m\n<final_answer<final_answer m\n</final_answer",
+                 "3\nStep 1: m\n3 m\nStep 2 2 2.0\n</final_",
+                 _upto(p.solution, "substitution"), _upto(p.solution, "calculation"),
+                 _upto(p.solution, "final_answer"), _upto(p.solution, "concept"), _upto(p.solution, "find")]:
+        v = verifier.verify(p, text)
+        assert v.status == "ok" and v.error_step >= 1, (text, v.explanation)
+        assert v.error_step <= len(parse_solution(text).steps)
+
+
+def test_unfinished_solution_is_ce_at_its_last_step(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    """Cut after the equations: every step is right, but no value is computed and no answer given; the
+    calculation belongs after the last written step n, so step n is blamed (reward n/(n+1), never 1.0)."""
+    text = _upto(atwood.solution, "substitution")
+    v = verifier.verify(atwood, text)
+    assert (v.error_step, v.error_type, v.details["missing"]) == (7, "CE", "calculation")
+    assert "48.1 N" in v.explanation
+    from physr3.reward import step_reward
+
+    assert step_reward(v, text) == pytest.approx(7 / 8)
+
+
+def test_missing_final_answer_is_ce_at_the_last_step(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    v = verifier.verify(atwood, _upto(atwood.solution, "final_answer"))
+    assert (v.error_step, v.error_type, v.details["missing"]) == (11, "CE", "final_answer")
+    unreadable = atwood.solution.replace("<final_answer>\nB\n", "<final_answer>\nthe tension\n")
+    assert (verifier.verify(atwood, unreadable).error_step, verifier.verify(atwood, unreadable).error_type) == (11, "CE")
+
+
+def test_missing_target_is_mc_after_the_givens(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    no_find = re.sub(r"<find>.*?</find>\n", "", ATWOOD_MODEL, flags=re.S)
+    v = verifier.verify(atwood, no_find)
+    # the target belongs after the givens (steps 1-3); the numbering now skips 4, so positions are reported
+    assert (v.error_step, v.error_type, v.details["missing"]) == (4, "MC", "target")
+    vague = _replace_step(ATWOOD_MODEL, 4, "We now solve the problem.")
+    assert (verifier.verify(atwood, vague).error_step, verifier.verify(atwood, vague).error_type) == (4, "MC")
+    # only the givens written: the target belongs after the last written step, so the last one is blamed
+    v = verifier.verify(atwood, _upto(atwood.solution, "find"))
+    assert (v.error_step, v.error_type) == (3, "MC")
+
+
+def test_target_stated_in_other_words_passes(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    for find in ["Find the tension.", "What is the tension in the string?", "The unknown (in N)"]:
+        v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 4, find))
+        assert v.error_step == 0, (find, v.explanation)
+
+
+def test_missing_equation_is_cm(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    """Givens, target and principle, then only an answer: the governing equation is the first missing
+    element; it belongs after the last checked step (the principle), here step 6."""
+    text = _upto(ATWOOD_MODEL, "governing_equation") + "Step 6: So the answer follows.\n<final_answer>\nB\n</final_answer>"
+    v = verifier.verify(atwood, text)
+    assert (v.error_step, v.error_type, v.details["missing"]) == (6, "CM", "equation")
+
+
+def test_right_final_answer_without_reasoning_is_an_error(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    """A guessed right letter after the givens: the target, equation and value are missing."""
+    text = _upto(ATWOOD_MODEL, "find") + "<final_answer>\nB\n</final_answer>"
+    v = verifier.verify(atwood, text)
+    assert (v.error_step, v.error_type) == (3, "MC")
+    answer_only = "Step 1: T = 48.1 N\n<final_answer>\nB\n</final_answer>"  # no givens stated
+    v = verifier.verify(atwood, answer_only)
+    assert (v.error_step, v.error_type, v.details["missing"]) == (1, "MC", "given")
+
+
+def test_stated_given_that_is_no_quantity_of_the_problem_is_mc(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    for text, symbol in [("m = 2.0 kg (mass)", "m"), ("M = 5.5 kg", "M"), ("The mass of the pulley is 2.0 kg", None),
+                         ("m", "m"), ("x, y", "x")]:
+        v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 3, text))
+        assert (v.error_step, v.error_type) == (3, "MC"), (text, v.explanation)
+        assert v.details["symbol"] == symbol
+
+
+@pytest.mark.parametrize("text", [
+    "g = 9.81 m/s^2", "R = 8.314 J/(mol K)", "c = 3.00e8 m/s", "h = 6.63e-34 J s", "e = 1.6e-19 C",
+    "u = 0 m/s (released from rest)", "a = 3.23 m/s^2 (from Newton's law, derived)", "M = 11.0 kg (total mass)",
+    "m1", "m_2", "Masses: 7.31 kg and 3.69 kg", "The string is light and the pulley frictionless.",
+])
+def test_constants_implied_values_and_named_givens_pass(verifier: SymbolicVerifier, atwood: Problem, text: str) -> None:
+    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 3, text))
+    assert v.error_step == 0, v.explanation
+
+
+def test_constants_pass_in_a_problem_that_does_not_use_them(verifier: SymbolicVerifier) -> None:
+    p = get_family("ac_rl_average_power").generate(0)
+    for extra in ["g = 9.8 m/s^2", "c = 3e8 m/s", "h = 6.63e-34 J s", "e = 1.6e-19 C", "k = 8.99e9 N m^2/C^2"]:
+        text = p.solution.replace("</given>", f"Step 99: {extra}\n</given>", 1)
+        assert verifier.verify(p, text).error_step == 0, extra
+    v = verifier.verify(p, p.solution.replace("</given>", "Step 99: m = 2.0 kg\n</given>", 1))
+    assert (v.error_step, v.error_type) == (5, "MC")  # numbering broken: its position
+
+
+def test_broken_tags_are_still_checked_and_completeness_applies(verifier: SymbolicVerifier, atwood: Problem) -> None:
+    unclosed = atwood.solution.replace("</given>", "").replace("</find>", "").replace("</final_answer>", "")
+    assert verifier.verify(atwood, unclosed).error_step == 0
+    garbled = unclosed.replace("<final_answer>", "<final_answer")  # the answer still read after the marker
+    assert verifier.verify(atwood, garbled).error_step == 0
+    v = verifier.verify(atwood, unclosed.replace("a = 3.23 m/s^2", "a = 4.23 m/s^2"))
+    assert (v.error_step, v.error_type) == (10, "CE")
+    v = verifier.verify(atwood, _upto(unclosed, "calculation"))
+    assert (v.error_step, v.error_type) == (9, "CE")
+    swapped = atwood.solution.replace("<find>", "<concept>", 1)  # out of order / wrong tag names
+    assert verifier.verify(atwood, swapped).error_step >= 0  # checked, never a crash
+    v = verifier.verify(atwood, "<given>\nStep 1: m1 = 7.31 kg\n<find\nStep 2: T, the tension\n</given>")
+    assert (v.error_step, v.error_type, v.details["missing"]) == (2, "CM", "principle")

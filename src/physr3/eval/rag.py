@@ -29,7 +29,7 @@ The prompt (exact text; `{...}` are filled in):
              eval.cot_format_instruction=true the seven-tag format instruction}
 
 Chunks are inserted best first, stripped of surrounding whitespace. The row of each item records the
-retrieved chunks (`trace.retrieved`: rank, cosine score, corpus offsets) so retrieval quality can be
+retrieved chunks (`trace.retrieved`: rank, cosine score, corpus offsets, text) so retrieval quality can be
 inspected next to correctness.
 """
 
@@ -83,22 +83,24 @@ def run_rag(engine: Engine, problems: list[Problem], cfg: Config,
     hits = [retrieve(p, cfg) for p in problems]
     completions = engine.generate([rag_messages(p, cfg, [h.text for h in hs]) for p, hs in zip(problems, hits)],
                                   params)
-    return [(c, {"retrieved": [{"rank": h.rank, "score": round(h.score, 4), "start": h.start, "end": h.end}
-                               for h in hs]}) for c, hs in zip(completions, hits)]
+    return [(c, {"retrieved": [{"rank": h.rank, "score": round(h.score, 4), "start": h.start, "end": h.end,
+                                "text": h.text} for h in hs]}) for c, hs in zip(completions, hits)]
 
 
 def rag_details(cfg: Config) -> str:
     e = cfg.eval
-    fmt = "the seven-tag format instruction appended" if e.cot_format_instruction else "no format instruction"
     from physr3.retrieval.rag import CHUNK_OVERLAP, CHUNK_SIZE
+
+    fmt = "the seven-tag format instruction appended" if e.cot_format_instruction else "no format instruction"
 
     return (f"Base model, no adapter. Corpus: the formula sheet (OpenStax University Physics key equations and "
             f"fundamental constants) in {CHUNK_SIZE}-character chunks with {CHUNK_OVERLAP} overlap, "
             f"embedded with {e.rag_embedder}, in a local FAISS inner-product index of unit vectors (cosine); the "
             f"top {e.rag_top_k} chunks for the question are inserted into the prompt. System prompt: "
             f"\"{COT_SYSTEM_PROMPT}\" User message: \"{RAG_CONTEXT_HEADER}\" then the chunks as '[i] chunk' "
-            f"blocks separated by blank lines, a blank line, \"{RAG_QUESTION_HEADER}\" and the question ({fmt}). Decoding: temperature "
-            f"{cfg.generation.temperature}, at most {cfg.generation.max_new_tokens} new tokens.")
+            f"blocks separated by blank lines, a blank line, \"{RAG_QUESTION_HEADER}\" and the question ({fmt}). "
+            f"Decoding: temperature {cfg.generation.temperature}, at most {cfg.generation.max_new_tokens} new "
+            f"tokens.")
 
 
 register_condition("rag", "Base model, the CoT prompt with the top-3 formula-corpus chunks (FAISS, cosine).",

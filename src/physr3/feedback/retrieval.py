@@ -7,15 +7,22 @@ the explanation into feedback that names the law to use. Deviations: the paper h
 the feedback from the retrieved text; we compose it from a template (no model call, deterministic, free),
 and our corpus is OpenStax *University Physics* instead of the NEET formula PDF.
 
-How the three parts form the query (measured with `benchmarks/retrieval.py` on 183 simulated CM errors
-over 61 generated families, "named" explanations; hit@3 of a governing relation):
-    step + explanation + problem, one text        0.60
-    explanation + problem, one text               0.80
-    explanation + problem, minus 0.3 x step       0.82   <- default (`step_weight = -0.3`)
+How the parts form the query. Measured with `benchmarks/retrieval.py` (hit@3 of one of the family's
+governing relations; MiniLM; 617 formulas): "injected" = the generator's CM-injected set (203 items, 60
+families, wrong governing equations, explanations from the symbolic verifier, e.g. "Step 10 uses
+v = sqrt(K/m); the governing relation is v = sqrt(2*K/m)"); "simulated" = the <concept> step replaced by
+another family's law (183 items, 61 families; the explanation names the right law / only says it is wrong):
+    query                                                     injected   simulated named / vague
+    step + explanation + problem, one text                      0.75        0.60 / 0.60
+    explanation + problem                                       0.75        0.80 / 0.77
+    explanation + problem, minus 0.3 x step                     0.75        0.82 / 0.72
+    ... plus the solution's concept steps before the error      0.82        0.82 / 0.72   <- default
 The erroneous step names the law that was *misapplied*, so embedding it with the rest pulls that wrong
-law to the top. The query vector is therefore e(explanation + problem) + w * e(step) with w < 0: the
-step still shapes the query, as a direction away from the misapplied law. The score is linear in the
-query vector, so this is exactly sim(explanation + problem) + w * sim(step) per formula.
+law to the top. The query vector is therefore e(explanation + context + problem) + w * e(step) with
+w = `step_weight` = -0.3: the step still shapes the query, as a direction away from the misapplied law
+(the score is linear in the query vector, so this is sim(main) + w * sim(step) per formula). The context
+is the solution's <concept> steps before the first error — principles the verifier accepted, which the
+symbolic verifier's equation-only explanations lack.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ schema (`physr3.synth.gt/1`, see `physr3.synth.groundtruth`); it reads the model
 `physr3.solution.parse_solution` and their maths with `physr3.verify.mathparse` (no eval, no sympify of
 model text). It checks every step in the order written and returns the first that fails, by the model's
 own step number, with error type MC | CM | CE and a one-sentence explanation of what is wrong and what
-was expected. Registered as `"symbolic"` in `physr3.verify.registry`. Modules: `symbolic_gt` (the ground
+was expected. A solution whose written steps all pass is error-free only when it is also complete (the
+target identified, the reasoning reaching its value, the final answer present and right: see
+"Completeness"); a truncated or off-topic solution never gets error_step 0. Registered as `"symbolic"` in `physr3.verify.registry`. Modules: `symbolic_gt` (the ground
 truth as evaluable instances), `symbolic_checks` (the per-step checks and `Tolerances`), this one (the
 walk over steps, blame, final answer, verdicts).
 
@@ -18,6 +20,13 @@ both as units and as variables, and a check passes when either reading passes. U
 unevaluable segments (unknown names) are skipped, never failed.
 
 What is checked, and the type of a failure:
+- Section of a step. Read tolerantly (`section_tags`): a step is in the section whose opening tag came last
+  before it (`<tag` without `>` counts) until that section closes, so an unclosed `<given>` does not
+  swallow the sections after it and tags out of order still say where a step is. Compliance is not
+  required (structure is scored separately); steps are checked whatever the tags.
+- Given position. Steps in <given>, and untagged steps at the start (before any step that is not a given
+  statement) that read as givens (`x = <number [unit]>` clauses, or only symbol names, or numbers with
+  units), are checked as given statements.
 - Givens (MC). A clause `x = <number [unit]>` where x is a given of the problem (by name, `v_0`/`v0`,
   `θ`/`theta`, case variants when unique) must state the problem's value, pint-converted (`4210 g` for
   4.21 kg, `0.611 rad` for 35 deg). A sampled given must agree to the precision the problem states it
@@ -25,6 +34,16 @@ What is checked, and the type of a failure:
   `4.22`, `4.2` fail); a fixed constant (g, k, e, ...) within `given_rel` (0.5%: `9.81` for 9.8
   passes). A value equal to another given's value is reported as a swap. Order does not matter; givens
   stated under other names (`u = 43.1 m/s` for v0) are matched by value and the name is remembered.
+  A stated given that matches no quantity of the problem, neither by name nor by value (`m = 2.0 kg` in
+  a problem with no m and no 2.0 kg), is an MC error at that step. Accepted without a name match: zero;
+  physical constants (`CONSTANTS_SI` within 1%: g = 9.81, R = 8.314, c, h, e, k, G, N_A, m_e, ...; bare
+  13.6, 1240, 931.5, 1.00); 90/180 degrees; a number written in the question (SI for one with a unit);
+  the value of any quantity of the ground truth within `value_rel` (a derived value stated in <given>
+  that equals a correct intermediate); a sum or difference of two givens of one unit (total mass).
+  A given line without `=`: names without values ("Step 1: m", "m1, m2") pass when each is a given of
+  the problem (any quantity of it, for an untagged line) or a constant's usual name, else MC; numbers
+  with a unit or a decimal point in it ("Mass: 2.0 kg") must be quantities as above, else MC; plain
+  prose is not judged.
 - Target (MC). A <find> step passes when the first computed quantity it names (as a symbol standing
   alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds most
   of the target's description; it fails when it names another quantity first (or gives a unit of
@@ -60,10 +79,31 @@ What is checked, and the type of a failure:
   suspicious steps are tested as its cause: their written values are put into the ground truth's
   equations (first one, then the first two, ...) and if the failing value then comes out right, the
   earliest such step is blamed (CE): a slip of 338.80 -> 338.90 shows only in 341.20 - 338.90 = 2.30.
-- Final answer. Numeric answers must match within `final_rel` (1%, the answer-scoring tolerance); MCQ
-  letters must match (an answer without a letter is read as a value). A wrong final answer with every
-  step passing is blamed on the earliest suspicious step that explains it (as above), else on the last
-  step, as CE.
+- Final answer. Read from <final_answer>, else (broken tags) from the text after the last `<final_answer`
+  or "Final answer:" marker. Numeric answers must match within `final_rel` (1%, the answer-scoring
+  tolerance); MCQ letters must match (an answer without a letter is read as a value). An answer that
+  reads as neither (empty, "m", words) counts as missing. A wrong final answer in an otherwise complete
+  solution with every step passing is blamed on the earliest suspicious step that explains it (as
+  above), else on the last step, as CE.
+- Completeness. "No error" (error_step 0) only when every written step passes AND the solution is
+  complete: givens stated, the target identified, the principle stated, a governing equation written,
+  the target's value computed and the final answer present and right. When every written step passes
+  but an element is missing, the error is the first missing element, in this order, at the step where
+  the solution stops being complete (positions 0-based over the written steps, "checked" = the last
+  step that established any element or passed any check):
+    given (MC)        no step in <given> and no given stated anywhere -> the first step;
+    target (MC)       no <find> step names the target (by symbol, a content word of its description or
+                      "(in <unit of its dimension>)") and no untagged step names it -> the first <find>
+                      step if there is one, else the step after the last given;
+    principle (CM)    the ground truth has principles, no <concept> step, no untagged step naming one ->
+                      the step after the last given/target step;
+    equation (CM)     no symbolic equation verified (or introduced in <governing_equation>) -> the step
+                      after the last checked step;
+    calculation (CE)  the target's value is never computed (under its name or a new one) -> same place;
+    final answer (CE) missing or unreadable -> same place.
+  When that place lies after the last written step n, step n is blamed (so the paper's reward is
+  n/(n+1), never 1.0, for a truncated solution whose steps are all right); `Verdict.details["missing"]`
+  names the element. A solution that is complete but whose final answer is wrong is handled as above.
 - Step number. The model's number of the failing step. When the numbering is not 1..n in order, the
   step's 1-based position is used instead (the reward counts positions).
 - Bounds: at most `MAX_STEPS` steps and `MAX_CLAUSES` clauses per step are checked, expressions are
@@ -71,26 +111,31 @@ What is checked, and the type of a failure:
 
 Not in the format: a solution with no `Step k:` line gets `status="parse_error"` (error_step 0, type
 none; the reward's failure policy applies). Missing tags are tolerated: untagged steps are checked by
-content. A problem without a physr3.synth.gt record also gets `parse_error` (the verifier cannot judge),
+content (the completeness rule applies to them too). A problem without a physr3.synth.gt record also gets `parse_error` (the verifier cannot judge),
 and so does an internal failure (counted in `counters["internal_errors"]`; never an exception).
 
 Not covered: temperatures in °C/°F (offset units; the generator states K); a value of the right
 magnitude with the opposite sign is an error (no sign-convention leniency); a bare number cannot show a
 unit slip (`1910` for 1.91 kJ passes as SI); the concept check is keyword-level; unknown names make a
-clause unchecked rather than wrong (listed in `Verdict.raw["unchecked"]`).
+clause unchecked rather than wrong (listed in `Verdict.raw["unchecked"]`); in fully untagged solutions a
+principle written as a formula in other symbols ("Q = 0" for an adiabatic stage, `E = hc/λ` where e is
+the charge) is checked as maths and can be a false alarm; element presence is lenient (a <given> step in
+prose counts as givens stated, a <find> step sharing one content word with the target's description
+identifies it).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from typing import Any
 
 from physr3.problems import Problem
-from physr3.solution import parse_solution
+from physr3.solution import ANCHORED_STEP_PATTERN, TAGS, parse_solution
 from physr3.verify import mathparse as mp
 from physr3.verify.base import Verdict
-from physr3.verify.symbolic_checks import Finding, Tolerances, _Checker, split_clauses
+from physr3.verify.symbolic_checks import Finding, Tolerances, _Checker, _with_unit, split_clauses
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 
 try:  # the registry is optional at import time (another module owns it)
@@ -162,7 +207,7 @@ class SymbolicVerifier:
             return Verdict(0, "none", "The solution has no numbered steps (Step k:), so no step can be checked.",
                            status="parse_error")
         try:
-            verdict = self._verify(gt, parsed)
+            verdict = self._verify(gt, parsed, problem.question or "", solution or "")
         except RecursionError:
             self.counters["parse_error"] += 1
             return Verdict(0, "none", "The solution could not be read (nesting too deep).", status="parse_error")
@@ -175,10 +220,10 @@ class SymbolicVerifier:
             self.counters["errors_found"] += 1
         return verdict
 
-    def _verify(self, gt: GroundTruth, parsed: Any) -> Verdict:
-        steps = parsed.steps[:MAX_STEPS]
+    def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "") -> Verdict:
+        steps = section_tags(text, parsed.steps[:MAX_STEPS])
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
-        checker = _Checker(gt, self.tol)
+        checker = _Checker(gt, self.tol, question)
         findings: list[Finding] = []
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)
@@ -186,48 +231,131 @@ class SymbolicVerifier:
         target_fail = self._target_failure(checker, find_steps)
 
         first_fail: Finding | None = None
+        hits: list[set[str]] = []  # per step: the elements of a complete solution it establishes
+        in_givens = True  # still in the leading run of given statements (where untagged steps are givens)
         for i, step in enumerate(steps):
             number = step.number if numbered else i + 1
+            tag = step.tag
+            if tag is None and in_givens and checker.given_like(step.text):
+                tag = "given"  # an untagged given statement is checked as one
+            elif tag != "given":
+                in_givens = False
+            checker.hits = set()
             finding = None
             if concept_fail and concept_fail[0] == i:
                 finding = concept_fail[1]
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             elif step.tag != "concept":
-                for clause in split_clauses(step.text)[:MAX_CLAUSES]:
-                    f = checker.check_clause(clause, step.tag)
+                clauses = split_clauses(step.text)[:MAX_CLAUSES]
+                for clause in clauses:
+                    f = checker.check_clause(clause, tag)
                     if f is not None:
                         finding = f
                         if f.status == "fail":
                             break
+                if not clauses and tag == "given":
+                    finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
+            step_hits = set(checker.hits)
+            if finding is None or finding.status != "fail":
+                step_hits |= self._elements(checker, step)
+            hits.append(step_hits)
             if finding is None:
                 continue
             finding.step = number
             finding.info["tag"] = step.tag
-            if finding.status == "fail" and finding.numeric and step.tag in NUMERIC_TYPE_BY_TAG:
-                finding.error_type = NUMERIC_TYPE_BY_TAG[step.tag]  # a wrong value where the section says
+            if finding.status == "fail" and finding.numeric and tag in NUMERIC_TYPE_BY_TAG:
+                finding.error_type = NUMERIC_TYPE_BY_TAG[tag]  # a wrong value where the section says
                 finding.numeric = False  # what kind of step it is (a wrong given, a wrong equation)
             findings.append(finding)
             if finding.status == "fail":
                 first_fail = finding
                 break
+        missing = None
         if first_fail is None:
-            final = self._final_failure(checker, parsed)
-            if final is not None:
+            final_status, final = self._final_check(checker, final_text(parsed, text))
+            first_fail = self._incomplete(checker, steps, hits, numbered, final_status)
+            if first_fail is not None:
+                missing = first_fail.info.get("element")
+            elif final is not None:  # complete, but the final answer is wrong
                 final.step = steps[-1].number if numbered else len(steps)
                 first_fail = final
         suspicious = [f for f in findings if f.status == "suspicious"]
-        raw = {"findings": [f.to_json() for f in findings], "unchecked": checker.unchecked[:20]}
+        raw = {"findings": [f.to_json() for f in findings], "unchecked": checker.unchecked[:20],
+               "elements": sorted(set().union(*hits)) if hits else []}
         if first_fail is None:
-            return Verdict(0, "none", "Every checked step agrees with the ground truth.", raw=raw,
-                           details={"suspicious": [f.step for f in suspicious]})
+            return Verdict(0, "none", "Every step agrees with the ground truth and the solution is complete: the "
+                           "target is identified, the reasoning reaches its value and the final answer is right.",
+                           raw=raw, details={"suspicious": [f.step for f in suspicious]})
         blamed = first_fail
         if first_fail.numeric and suspicious:
             blamed = self._root_cause(checker, first_fail, suspicious)
         explanation = f"Step {blamed.step} {blamed.explanation}"
         return Verdict(blamed.step, blamed.error_type, explanation, raw=raw,
                        details={"tag": blamed.info.get("tag"), "check": blamed.info.get("check"),
-                                "symbol": blamed.info.get("symbol"), "first_failure_step": first_fail.step})
+                                "symbol": blamed.info.get("symbol"), "first_failure_step": first_fail.step,
+                                "missing": missing})
+
+    @staticmethod
+    def _elements(checker: _Checker, step: Any) -> set[str]:
+        """The target and principle elements a (passing) step establishes; see "Completeness"."""
+        out: set[str] = set()
+        if step.tag == "find":
+            if checker.names_target(step.text, lenient=True):
+                out.add("target")
+        elif step.tag is None or (step.tag in ("given", "concept") and "=" not in step.text):
+            if checker.names_target(step.text, lenient=False):
+                out.add("target")
+        if checker.gt.principles and (step.tag == "concept" or (step.tag is None and checker.principle_hits(step.text))):
+            out.add("principle")
+        return out
+
+    def _incomplete(self, checker: _Checker, steps: Sequence[Any], hits: list[set[str]], numbered: bool,
+                    final_status: str) -> Finding | None:
+        """The first element of a complete solution that is missing, as a failure at the step where the
+        solution stops being complete (see "Completeness" in the module docstring), or None."""
+        gt = checker.gt
+        n = len(steps)
+
+        def last(element: str) -> int:
+            return max((i for i in range(n) if element in hits[i]), default=-1)
+
+        def found(element: str) -> bool:
+            return any(element in h for h in hits)
+
+        checked = max((i for i in range(n) if hits[i]), default=-1)
+        given_end = max(last("given"), max((i for i in range(n) if steps[i].tag == "given"), default=-1))
+        first_find = next((i for i in range(n) if steps[i].tag == "find"), None)
+        target_at = first_find if first_find is not None else given_end + 1
+        eq = gt.equations.get(gt.target, {})
+        answer = gt.rec.get("answer", {})
+        value = gt.display_value(gt.target) if gt.target in gt.instances[0] else None
+        elements = (  # element, present, where it belongs (0-based), type, what it does, what was expected
+            ("given", given_end >= 0, 0, "MC", "state the problem's givens", checker.given_list()),
+            ("target", found("target"), target_at, "MC", "identify the quantity asked for",
+             f"{gt.target}, {gt.target_desc}".rstrip(", ")),
+            ("principle", not gt.principles or found("principle"), max(given_end, last("target")) + 1, "CM",
+             "state the principle that applies", str(gt.principles[0].get("name")) if gt.principles else ""),
+            ("equation", found("equation"), checked + 1, "CM", "write the governing equation",
+             f"{gt.target} = {eq.get('rhs', '?').replace('**', '^')}"),
+            ("calculation", found("target_value"), checked + 1, "CE", f"compute the value of {gt.target}",
+             f"{gt.target} = {_with_unit(value, gt.units.get(gt.target, ''))}" if value is not None else ""),
+            ("final_answer", final_status != "missing", checked + 1, "CE", "give the final answer",
+             str(answer.get("text", ""))),
+        )
+        for element, present, at, etype, what, expected in elements:
+            if present:
+                continue
+            idx = min(max(at, 0), n - 1)
+            number = steps[idx].number if numbered else idx + 1
+            exp = f"; expected {expected}" if expected else ""
+            if at >= n:  # the element belongs after the last step written: blame the last one (r = n/(n+1))
+                why = f"is the last step written, and the solution ends before it goes on to {what}{exp}."
+            else:
+                why = f"is where the solution should {what}, but it does not{exp}."
+            return Finding(number, "fail", etype, why, info={"check": "complete", "element": element,
+                                                              "tag": steps[idx].tag})
+        return None
 
     def _root_cause(self, checker: _Checker, fail: Finding, suspicious: list[Finding]) -> Finding:
         """The earliest suspicious step whose written value explains the numeric failure: with the
@@ -277,31 +405,82 @@ class SymbolicVerifier:
                 first = (i, fail)
         return first
 
-    def _final_failure(self, checker: _Checker, parsed: Any) -> Finding | None:
+    def _final_check(self, checker: _Checker, text: str) -> tuple[str, Finding | None]:
+        """("correct" | "wrong" | "missing" | "unjudged", the failure when wrong). An answer that cannot be
+        read as a letter or a value is missing; without an answer in the ground truth, unjudged."""
         gt = checker.gt
-        text = (parsed.final_answer or "").strip()
+        text = (text or "").strip()
         ans = gt.rec.get("answer", {})
-        if not text or not ans:
-            return None
+        if not ans:
+            return "unjudged", None
+        if not text:
+            return "missing", None
         if gt.rec.get("kind") == "mcq" and ans.get("letter"):
             m = re.match(r"\W*\(?([A-D])(?![A-Za-z0-9.])", text) or re.search(
                 r"(?i:option|answer|choice)\W*(?:is\W*)?\(?([A-D])(?![A-Za-z0-9])", text)
             if m:
                 if m.group(1) == ans["letter"]:
-                    return None
-                return Finding(0, "fail", "CE", f"leads to option {ans['letter']} ({ans.get('text')}), but the "
-                               f"final answer is {m.group(1)}.", numeric=True, info={"check": "final"})
+                    return "correct", None
+                return "wrong", Finding(0, "fail", "CE", f"leads to option {ans['letter']} ({ans.get('text')}), "
+                                        f"but the final answer is {m.group(1)}.", numeric=True,
+                                        info={"check": "final"})
         sym = ans.get("symbol")
         if sym not in checker.env[0]:
-            return None
+            return "unjudged", None
         segment = re.split(r"=|≈", mp.normalize(text))[-1]
         readings = checker.readings(segment, "rhs")
         if not readings:
-            return None
+            return "missing", None
         results = [checker.value_matches(n, checker.env[0][sym], gt.factors.get(sym, 1.0), self.tol.final_rel)
                    for n in readings]
-        if any(r is True for r in results) or all(r is None for r in results):
-            return None
-        return Finding(0, "fail", "CE", f"ends with the final answer {text[:40]}; expected "
-                       f"{ans.get('text')}.", numeric=True, info={"check": "final", "symbol": sym},
-                       nodes=list(readings))
+        if any(r is True for r in results):
+            return "correct", None
+        if all(r is None for r in results):
+            return "missing", None
+        return "wrong", Finding(0, "fail", "CE", f"ends with the final answer {text[:40]}; expected "
+                                f"{ans.get('text')}.", numeric=True, info={"check": "final", "symbol": sym},
+                                nodes=list(readings))
+
+
+_TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
+
+
+def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
+    """The steps with the section each is written in, read tolerantly: a step belongs to the section whose
+    opening tag came last before it (`<tag` without `>` counts), until that section's closing tag. So an
+    unclosed `<given>` does not swallow the sections opened after it, and tags out of order still name
+    the section a step is in. Without any tag the steps are returned as they are (untagged)."""
+    marks = [(m.start(), bool(m.group(1)), m.group(2).lower()) for m in _TAG_MARK.finditer(text or "")]
+    if not marks:
+        return list(steps)
+    positions = [m.start(1) for m in ANCHORED_STEP_PATTERN.finditer(text)]
+    if len(positions) < len(steps):
+        return list(steps)
+    out, current, k = [], None, 0
+    for step, pos in zip(steps, positions):
+        while k < len(marks) and marks[k][0] < pos:
+            _, closing, tag = marks[k]
+            if not closing:
+                current = tag
+            elif tag == current:
+                current = None
+            k += 1
+        out.append(step if step.tag == current else dataclasses.replace(step, tag=current))
+    return out
+
+
+_FINAL_MARK = re.compile(r"<\s*final[ _]?answer\b[^<\n]*?>?|\bfinal[ _]answer\s*(?:is\b|:|=)?", re.IGNORECASE)
+
+
+def final_text(parsed: Any, text: str = "") -> str:
+    """The final answer: the <final_answer> section, else (broken tags) the text after the last
+    `<final_answer` / "Final answer:" marker, up to the next tag or blank line."""
+    if (parsed.final_answer or "").strip():
+        return parsed.final_answer
+    marks = [m for m in _FINAL_MARK.finditer(text or "") if not text[max(m.start() - 1, 0):m.start() + 2]
+             .lstrip().startswith("</")]
+    if not marks:
+        return ""
+    rest = text[marks[-1].end():]
+    rest = re.split(r"<|\n\s*\n|^\s*Step\s+\d+\s*:", rest, maxsplit=1, flags=re.MULTILINE)[0]
+    return rest.strip()

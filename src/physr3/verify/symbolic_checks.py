@@ -28,8 +28,21 @@ class Tolerances:
     final_rel: float = 0.01  # final numeric answer (the answer scorer's tolerance)
     half_ulp: float = 0.5 * (1 + 1e-6)  # a written value further than this many last-digit units is suspicious
     suspicious_rel: float = 1e-5  # ... and further than this relatively
+    constant_rel: float = 0.01  # a stated physical constant (g = 9.81, h = 6.63e-34) against `CONSTANTS`
 
 
+# Physical constants (SI) and their usual written magnitudes (eV, MeV): a <given> line that states one of
+# these is accepted even when the problem's ground truth does not hold it (see "Givens" in the docstring).
+CONSTANTS_SI = (9.8, 9.81, 8.314, 2.998e8, 6.626e-34, 1.0546e-34, 1.602e-19, 8.988e9, 1.381e-23, 6.674e-11,
+                6.022e23, 8.854e-12, 1.2566e-6, 9.109e-31, 1.6726e-27, 1.6749e-27, 1.6605e-27, 5.670e-8,
+                101325.0, 1000.0, 343.0, 1.097e7, 5.29e-11, 2.179e-18, 1.986e-25, 0.0821, 273.15, 4186.0,
+                1.496e11, 5.97e24, 6.37e6, 1.99e30, 7.35e22, 8.187e-14, 1.4924e-10, 1.5033e-10, 1.5053e-10)
+# bare numbers (no unit) that are constants in their usual units: 13.6 eV, 1240 eV nm, 931.5 MeV/u, n = 1.00
+CONSTANT_MAGNITUDES = (13.6, 1240.0, 931.5, 0.511, 938.3, 939.6, 1.0, 4.186, 4.18, 90.0, 180.0)
+RIGHT_ANGLES_DEG = (90.0, 180.0, 360.0)
+CONSTANT_NAME_WORDS = frozenset({"g", "R", "c", "h", "e", "k", "ke", "kB", "kb", "G", "NA", "Na", "eps0", "epsilon0",
+                                 "mu0", "me", "mp", "mn", "u", "sigma", "hbar", "Rinf", "RH", "pi", "qe",
+                                 "atm", "rho_w", "rhow", "cw", "c_w", "a0"})
 
 
 # ---------------------------------------------------------------------------------------------- findings
@@ -70,9 +83,13 @@ def _with_unit(value: float, unit: str) -> str:
 class _Checker:
     """Checks one solution against one GroundTruth, step by step, remembering symbols it defines."""
 
-    def __init__(self, gt: GroundTruth, tol: Tolerances):
+    def __init__(self, gt: GroundTruth, tol: Tolerances, question: str = ""):
         self.gt = gt
         self.tol = tol
+        # what the clauses checked since the caller last cleared it established (the completeness rule):
+        # given, equation, value, target_value
+        self.hits: set[str] = set()
+        self.question_numbers = _numbers_in(question)
         self.names: dict[str, str] = dict(gt.names)
         self.env: list[dict[str, float]] = [dict(inst) for inst in gt.instances]
         self.numeric_only: set[str] = set()  # defined from a numeric value: known at the true instance only
@@ -264,6 +281,7 @@ class _Checker:
         factor = self.gt.factors.get(name, 1.0)
         for raw, readings in segs:
             if self.given_ok(name, readings, stated, factor):
+                self.hits.add("given")
                 continue
             if not any(self.values(n) for n in readings):
                 self.unchecked.append(raw)  # unreadable value (an unknown unit): not judged
@@ -313,7 +331,10 @@ class _Checker:
             symbolic = [n for n in readings if not mp.is_numeric(n)]
             if symbolic and len(symbolic) == len(readings):
                 results = [self.identity_holds(lhs, n) for n in symbolic]
-                if any(r is True for r in results) or all(r is None for r in results):
+                if any(r is True for r in results):
+                    self.hits.add("equation")
+                    continue
+                if all(r is None for r in results):
                     continue
                 return Finding(0, "fail", "CM", f"uses {name} = {mp.to_text(symbolic[0])}; "
                                + self.expected_relation(name), info={"check": "equation", "symbol": name})
@@ -323,6 +344,7 @@ class _Checker:
             results = [self.value_matches(n, expected, self._expected_factor(name), self.tol.value_rel)
                        for n in readings]
             if any(r is True for r in results):
+                self.hits.add("target_value" if name == self.gt.target else "value")
                 suspicious = self.suspicious(name, readings, expected)
                 if suspicious:
                     return suspicious
@@ -417,11 +439,153 @@ class _Checker:
                 if alias:
                     self.names[name] = alias
                     return self.check_given(alias, segs)
-            self.define(name, node, mp.is_numeric(node))
+                if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
+                    return self.unmatched_given(name, _raw)
+                self.hits.add("given")
+            numeric = mp.is_numeric(node)
+            self.define(name, node, numeric)
+            if numeric and self.gt.target in self.env[0] and name in self.env[0] and \
+                    self.close(self.env[0][name], self.env[0][self.gt.target], self.tol.value_rel):
+                self.hits.add("target_value")  # the target's value under the solution's own name
+            elif not numeric and tag in ("governing_equation", None):
+                self.hits.add("equation")  # a relation the solution introduces (N = m g cos θ)
             rest = segs[i + 1:]
             return self.check_against(name, ("var", name), rest) if rest else None
         self.unchecked.append(name)
         return None
+
+    # -- givens that are no quantity of the problem
+    def implied(self, readings: list[mp.Node]) -> str | None:
+        """What a stated number that is no given of the problem may legitimately be, or None: zero, a
+        physical constant (`CONSTANTS_SI`, `CONSTANT_MAGNITUDES`), a number written in the question, or
+        the value (SI or display unit, within `value_rel`) of any quantity of the ground truth, a correct
+        intermediate included."""
+        for node in readings:
+            if mp.variables(node):
+                continue
+            vals = self.values(node)
+            mag = node[1] if node[0] in ("num", "qty") else None
+            if node[0] == "neg" and node[1][0] in ("num", "qty"):
+                mag = -node[1][1]
+            if any(v == 0 for v in vals) or mag == 0:
+                return "zero"
+            if any(self.close(abs(v), c, self.tol.constant_rel) for v in vals for c in CONSTANTS_SI):
+                return "a physical constant"
+            if node[0] == "num" and any(self.close(abs(node[1]), c, 1e-3) for c in CONSTANT_MAGNITUDES):
+                return "a physical constant"
+            if node[0] == "qty" and "deg" in node[4] and any(self.close(node[1], c, 1e-9) for c in RIGHT_ANGLES_DEG):
+                return "a right or straight angle"
+            bare, si = self.question_numbers
+            if (node[0] == "num" and any(self.close(node[1], q, 1e-9) for q in bare)) or \
+                    (node[0] == "qty" and any(self.close(v, q, 1e-6) for v in vals for q in si)):
+                return "a number of the question"
+            for s, v in self.env[0].items():
+                if self.value_matches(node, v, self.gt.factors.get(s, 1.0), self.tol.value_rel):
+                    return s
+            if node[0] == "qty" and vals:  # a sum or difference of two givens of one unit (total mass m1 + m2)
+                for a, b in self.given_pairs():
+                    if any(self.close(vals[0], c, self.tol.value_rel) for c in (a + b, abs(a - b))):
+                        return "a sum or difference of givens"
+        return None
+
+    def given_pairs(self) -> list[tuple[float, float]]:
+        """SI values of pairs of givens stated in the same unit."""
+        items = [(g.get("unit", ""), self.env[0].get(s)) for s, g in self.gt.givens.items()]
+        return [(va, vb) for i, (ua, va) in enumerate(items) for ub, vb in items[i + 1:]
+                if ua and ua == ub and va is not None and vb is not None]
+
+    def given_list(self, k: int = 4) -> str:
+        items = [f"{s} = {_with_unit(float(g['value']), g.get('unit', ''))}" for s, g in self.gt.givens.items()]
+        return ", ".join(items[:k]) + (", ..." if len(items) > k else "")
+
+    def unmatched_given(self, name: str, raw: str) -> Finding:
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        return Finding(0, "fail", "MC", f"states {name} = {shown}, which is no quantity of the problem (neither "
+                       f"by name nor by value); the problem gives {self.given_list()}.",
+                       info={"check": "given_unmatched", "symbol": name})
+
+    def known_given_name(self, word: str, any_symbol: bool) -> bool:
+        """A name written without a value in a <given> step: a given of the problem (by any spelling the
+        verifier reads), a physical constant's usual name, or (`any_symbol`) any quantity of the problem."""
+        s = self.names.get(mp.canonical_name(word))
+        if s is not None and (s in self.gt.givens or (any_symbol and s in self.gt.units)):
+            return True
+        return word in CONSTANT_NAME_WORDS or mp.canonical_name(word) in CONSTANT_NAME_WORDS
+
+    def check_given_text(self, text: str, any_symbol: bool = False) -> Finding | None:
+        """A <given> step without `=`: names listed without values ("m", "m1, m2") must be givens of the
+        problem; numbers with a unit or a decimal point ("Mass: 2.0 kg") must be quantities of it (a given
+        by value, or `implied`). Prose without either is not judged."""
+        plain = mp.normalize(_strip_remarks(text))
+        if not re.search(r"\d", plain):
+            words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
+            if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
+                return None
+            unknown = [w for w in words if not self.known_given_name(w, any_symbol)]
+            if not unknown:
+                self.hits.add("given")
+                return None
+            w = unknown[0]
+            return Finding(0, "fail", "MC", f"names {w} without a value, and the problem has no given called {w}; "
+                           f"the problem gives {self.given_list()}.", info={"check": "given_unmatched", "symbol": w})
+        for m in re.finditer(r"(?<![\w.])\d", plain):
+            try:
+                node, _used, _total = mp.parse_prefix(plain[m.start():], self._names_obj(), True)
+            except mp.ParseFail:
+                continue
+            if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not
+                                                                 re.fullmatch(r"\d{1,2}", node[2]))):
+                continue
+            if self.alias_given([node]) or self.implied([node]) is not None:
+                self.hits.add("given")
+                continue
+            shown = mp.to_text(node)
+            return Finding(0, "fail", "MC", f"states {shown}, which is no quantity of the problem (neither a "
+                           f"given nor a value it implies); the problem gives {self.given_list()}.",
+                           info={"check": "given_unmatched"})
+        return None
+
+    def given_like(self, text: str) -> bool:
+        """An untagged step that reads as a given statement: every clause `name = number [unit]`, or no
+        clause and only symbol names or numbers with units (see "Given position" in the docstring)."""
+        clauses = split_clauses(text)
+        if clauses:
+            for clause in clauses[:MAX_GIVEN_CLAUSES]:
+                parts = clause.split("=")
+                if len(parts) != 2 or not _ENDS_WITH_NAME.search(mp.normalize(parts[0][-80:])):
+                    return False  # cheap test first: `... name = <number ...>`
+                if not re.match(r"\s*[-−]?\s*\.?\d", parts[1]):
+                    return False
+                rhs = self.readings(parts[1], "rhs")
+                if not rhs or all(mp.variables(n) for n in rhs):
+                    return False
+            return True
+        plain = mp.normalize(_strip_remarks(text))
+        if not plain or "=" in text:
+            return False
+        if not re.search(r"\d", plain):
+            words = _NAME_RE.findall(plain)
+            return bool(words) and all(mp.symbol_like(w) or w.lower() in ("and", "or") for w in words)
+        return re.search(r"\d(?:\.\d+)?\s*[A-Za-zμΩ°]", plain) is not None
+
+    def names_target(self, text: str, lenient: bool) -> bool:
+        """Whether a step identifies the asked quantity: `check_target` names it or, `lenient` (a <find>
+        step), it names no other computed quantity first and holds a content word of the target's
+        description ("the maximum speed") or asks for a unit of the target's dimension ("(in N)")."""
+        named, fail = self.check_target(text)
+        if named:
+            return True
+        if not lenient or fail is not None:
+            return False
+        words = {w for w in _stems(" ".join(re.findall(r"[A-Za-z]{4,}", self.gt.target_desc)))
+                 if w not in _GENERIC_STEMS}
+        if words & _stems(text):
+            return True
+        m = re.search(r"\(in ([^()]+)\)", text)
+        if m and self.gt.target in self.gt.dims and self.gt.dims[self.gt.target] is not None:
+            info = mp.pint_unit(mp.normalize(m.group(1)).replace("^", "**"))
+            return info is not None and mp.same_dim(info.dim, self.gt.dims[self.gt.target])
+        return False
 
     def alias_given(self, readings: list[mp.Node]) -> str | None:
         used = set(self.names.values())
@@ -450,6 +614,7 @@ class _Checker:
                         res = self.identity_holds(a, b)
                     if res is True:
                         ok = True
+                        self.hits.add("value" if mp.is_numeric(a) or mp.is_numeric(b) else "equation")
                         break
                     if res is False:
                         ok = False if ok is None else ok
@@ -519,6 +684,34 @@ class _Checker:
         return hits
 
 
+MAX_GIVEN_CLAUSES = 12
+_ENDS_WITH_NAME = re.compile(r"(?:^|[\s,:])[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*\s*$")
+_NAME_RE = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*")
+# description words too common to identify a target ("the magnitude of the ...", "the value of ...")
+_GENERIC_STEMS = frozenset({"magni", "value", "quant", "final", "total", "requi", "unkno", "calcu", "deter",
+                            "answe", "objec", "syste", "which", "what", "when", "where", "there", "their", "that",
+                            "this", "with", "from", "into", "after", "befor", "given", "each"})
+
+
+def _numbers_in(text: str) -> tuple[set[float], set[float]]:
+    """The numbers written in a text (the question): (bare magnitudes, SI values of those with a unit).
+    Exponents (`m/s^2`) are not numbers of the text."""
+    bare: set[float] = set()
+    si: set[float] = set()
+    plain = mp.normalize(text or "")
+    for m in re.finditer(r"(?<![\w.^])\d", plain):
+        try:
+            node, _used, _total = mp.parse_prefix(plain[m.start():m.start() + 80], mp.Names({}), True)
+        except mp.ParseFail:
+            continue
+        if node[0] == "num":
+            bare.add(node[1])
+        elif node[0] == "qty":
+            bare.add(node[1])
+            si.add(node[1] * node[2])
+    return bare, si
+
+
 def _replace_node(node: mp.Node, old: mp.Node, new: mp.Node) -> mp.Node:
     """`node` with the first occurrence (by identity) of `old` replaced by `new`."""
     done = [False]
@@ -557,20 +750,22 @@ def _is_remark(inner: str) -> bool:
 
 
 def _strip_remarks(text: str) -> str:
-    """Drop parenthesised remarks: '(mass of the block)', '(from F = m a)', '(in N)', '(cos(phi) = vx/v)'."""
+    """Drop parenthesised remarks: '(mass of the block)', '(from F = m a)', '(in N)', '(cos(phi) = vx/v)'.
+    Linear in the text's length (matching parentheses found with one stack), whatever the nesting."""
+    match: dict[int, int] = {}
+    stack: list[int] = []
+    for i, ch in enumerate(text):
+        if ch == "(":
+            stack.append(i)
+        elif ch == ")" and stack:
+            match[stack.pop()] = i
     out, i = [], 0
     while i < len(text):
-        if text[i] == "(":
-            depth, j = 0, i
-            while j < len(text):
-                depth += {"(": 1, ")": -1}.get(text[j], 0)
-                if depth == 0:
-                    break
-                j += 1
-            if depth == 0 and _is_remark(text[i + 1:j]):
-                out.append(" ")
-                i = j + 1
-                continue
+        j = match.get(i) if text[i] == "(" else None
+        if j is not None and _is_remark(text[i + 1:j]):
+            out.append(" ")
+            i = j + 1
+            continue
         out.append(text[i])
         i += 1
     return "".join(out)

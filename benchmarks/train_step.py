@@ -1,0 +1,76 @@
+"""Seconds per refine step, its time split and peak RSS, for the embedded model (bf16 where supported).
+
+    python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
+
+Runs the real refine loop (batched engine, symbolic verifier, feedback router with retrieval and sandbox)
+on generated problems and prints, measured in this run: seconds per step, the share of each phase
+(generation, verification, feedback, update), tokens/s, and the process's peak RSS. Targets from the issue:
+peak RSS <= 6 GB and generation >= 60% of the step. Without an SFT adapter the policy starts from the base
+model (a fresh LoRA); with one it starts from Stage 1, as in training.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import tempfile
+import time
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=5)
+    ap.add_argument("--sft-adapter", default=None)
+    ap.add_argument("--max-attempt-tokens", type=int, default=384)
+    ap.add_argument("--dtype", default="auto")
+    args = ap.parse_args()
+
+    from physr3.config import load_config
+    from physr3.eval.answers import score_problem
+    from physr3.feedback.router import FeedbackRouter
+    from physr3.models.engine import TransformersEngine
+    from physr3.models.loading import load_model
+    from physr3.synth.generate import generate_problems
+    from physr3.train.adapters import policy_and_reference
+    from physr3.train.refine_trainer import RefineTrainer
+    from physr3.verify.registry import build_verifier
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config(None, [f"model.dtype={args.dtype}", f"train.batch_size={args.batch}",
+                                 f"train.max_steps={args.steps}", f"train.max_attempt_tokens={args.max_attempt_tokens}",
+                                 f"train.checkpoint_every={args.steps + 1}", f"run.output_dir={tmp}",
+                                 "generation.format_instruction=false", f"generation.batch_size={args.batch}"])
+        problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
+        t0 = time.perf_counter()
+        base, tok = load_model(cfg.model)
+        model = policy_and_reference(base, args.sft_adapter, cfg.lora)
+        load_s = time.perf_counter() - t0
+        trainer = RefineTrainer(cfg, problems, model, tok,
+                                TransformersEngine(model, tok, batch_size=cfg.generation.batch_size),
+                                build_verifier("symbolic", cfg), FeedbackRouter(cfg.feedback),
+                                lambda p, text: score_problem(p, text).correct, tmp)
+        history = trainer.train(progress=False)
+
+    dtype = next(base.parameters()).dtype
+    phases = ("generation", "verification", "feedback", "update")
+    total = {k: sum(m["time"].get(k, 0.0) for m in history) for k in (*phases, "step")}
+    tokens = sum(m["generated_tokens"] for m in history)
+    peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
+    print(f"model: embedded SmolLM2-135M-Instruct, {dtype}, load {load_s:.1f} s; batch {args.batch}, "
+          f"{args.steps} steps, max attempt {args.max_attempt_tokens} tokens")
+    print(f"seconds per step: {total['step'] / len(history):.1f}")
+    for k in phases:
+        print(f"  {k:<13} {total[k]:7.1f} s  {100 * total[k] / total['step']:5.1f}% of the step")
+    print(f"generated tokens: {tokens} ({tokens / max(total['generation'], 1e-9):.1f} tok/s in generation)")
+    print(f"revised samples used in updates: {sum(m['used'] for m in history):.0f} of {len(problems)}")
+    print(f"peak RSS: {peak_gb:.2f} GB (target <= 6 GB: {'met' if peak_gb <= 6 else 'NOT met'}); "
+          f"generation share {100 * total['generation'] / total['step']:.0f}% (target >= 60%: "
+          f"{'met' if total['generation'] >= 0.6 * total['step'] else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()
