@@ -70,3 +70,9 @@ def test_feedback_names_the_step_the_explanation_and_the_top_law():
     text = retrieval_feedback(5, "Conservation of momentum", "Use Newton's second law.", retrieved)
     assert "Step 5" in text and "Use Newton's second law." in text
     assert "most likely Newton’s second law, scalar form: F_{net}=ma" in text
+
+
+def test_a_law_named_in_the_explanation_comes_first(retriever):
+    hits = retriever.search_error("A ball is thrown at 20 m/s at 30 degrees. How far does it land?",
+                                  "Conservation of momentum", "Use the Work-energy theorem here.")
+    assert hits[0]["name"] == "Work-energy theorem" and [h["rank"] for h in hits] == [0, 1, 2]

@@ -42,7 +42,7 @@ def test_refine_runs_logs_metrics_and_updates_the_policy(tiny_model_dir, tmp_pat
         assert m["problems"] == 2 and math.isfinite(m["loss"])
     samples = _rows(run_dir / "samples.jsonl")
     assert len(samples) == 6 and all("feedback" in s and "v1" in s for s in samples)
-    assert (run_dir / "adapter").exists() and (run_dir / "checkpoints" / "latest").exists()
+    assert (run_dir / "adapter" / "adapter_config.json").exists() and (run_dir / "checkpoints" / "latest").exists()
     # The policy moved away from the reference whenever a sample carried a non-zero weight.
     used = sum(m["used"] for m in metrics)
     if used and any(r for m in metrics for r in m["r2"]):

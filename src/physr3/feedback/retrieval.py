@@ -22,11 +22,14 @@ law to the top. The query vector is therefore e(explanation + context + problem)
 w = `step_weight` = -0.3: the step still shapes the query, as a direction away from the misapplied law
 (the score is linear in the query vector, so this is sim(main) + w * sim(step) per formula). The context
 is the solution's <concept> steps before the first error — principles the verifier accepted, which the
-symbolic verifier's equation-only explanations lack.
+symbolic verifier's equation-only explanations lack. Finally, formulas whose name the explanation states
+("... apply Newton's second law ...") are moved to the front, in similarity order: a judge that names the
+law has already done the retrieval, and MiniLM alone may rank a near neighbour above it.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -88,7 +91,27 @@ class FormulaRetriever:
         texts = [main or (step_text or "")] + ([step_text] if step_text and main and self.step_weight else [])
         vectors = embedder.encode(texts)
         vector = vectors[0] + (self.step_weight * vectors[1] if len(vectors) > 1 else 0.0)
-        return _rows(self.store.query_vector(vector, self.top_k if k is None else k))
+        k = self.top_k if k is None else k
+        if not explanation.strip():
+            return _rows(self.store.query_vector(vector, k))
+        ranked = self.store.query_vector(vector, self.store.collection.count())
+        said = _norm(explanation)
+        named = [m for m in ranked if _named(m.metadata.get("name", ""), said)]
+        rest = [m for m in ranked if not _named(m.metadata.get("name", ""), said)]
+        return [{**row, "rank": i} for i, row in enumerate(_rows((named + rest)[:k]))]
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("’", "'").replace("‘", "'").split())
+
+
+def _named(name: str, said: str) -> bool:
+    """Whether the explanation names this formula: the name before any comma or parenthesis, as words,
+    when that is specific enough (two words or more, or nine letters or more)."""
+    head = _norm(name.split(",")[0].split("(")[0])
+    if not head or (" " not in head and len(head) < 9):
+        return False
+    return re.search(rf"(?<![\w']){re.escape(head)}(?![\w'])", said) is not None
 
 
 def _rows(matches) -> list[dict]:

@@ -50,6 +50,26 @@ def policy_and_reference(base, sft_adapter: str | None, cfg: LoraConfig) -> Peft
     return model
 
 
+def save_policy_adapter(model: PeftModel, path) -> None:
+    """Save the policy adapter as a plain adapter folder (PEFT nests a non-default name in a sub-folder),
+    loadable by `PeftModel.from_pretrained(base, path)`; written to a temporary folder and renamed."""
+    import os
+    import shutil
+    from pathlib import Path
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
+    try:
+        model.save_pretrained(tmp, selected_adapters=[POLICY])
+        src = tmp / POLICY if (tmp / POLICY).is_dir() else tmp
+        if path.exists():
+            shutil.rmtree(path)
+        os.replace(src, path)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
 def _nested(folder: str) -> bool:
     """PEFT saves a non-default adapter name into a sub-folder named after it."""
     import os

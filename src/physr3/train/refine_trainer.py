@@ -281,7 +281,7 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
     from physr3.feedback.router import FeedbackRouter
     from physr3.models.engine import TransformersEngine
     from physr3.models.loading import load_model
-    from physr3.train.adapters import policy_and_reference
+    from physr3.train.adapters import policy_and_reference, save_policy_adapter
     from physr3.verify.registry import build_verifier
 
     problems = load_training_problems(cfg)
@@ -310,5 +310,5 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
         print(f"train: resumed {run_dir} at step {trainer.step}/{trainer.total}")
     trainer.train(progress=progress)
     if trainer.world.rank == 0:
-        model.save_pretrained(run_dir / "adapter", selected_adapters=["policy"])
+        save_policy_adapter(model, run_dir / "adapter")
     return run_dir
