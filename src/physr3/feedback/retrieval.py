@@ -23,8 +23,8 @@ w = `step_weight` = -0.3: the step still shapes the query, as a direction away f
 (the score is linear in the query vector, so this is sim(main) + w * sim(step) per formula). The context
 is the solution's <concept> steps before the first error — principles the verifier accepted, which the
 symbolic verifier's equation-only explanations lack. Finally, formulas whose name the explanation states
-("... apply Newton's second law ...") are moved to the front, in similarity order: a judge that names the
-law has already done the retrieval, and MiniLM alone may rank a near neighbour above it.
+("... apply Newton's second law ...") and the erroneous step does not (that is the misapplied law) are moved
+to the front, in similarity order: a judge that names the law has already done the retrieval.
 """
 
 from __future__ import annotations
@@ -95,9 +95,11 @@ class FormulaRetriever:
         if not explanation.strip():
             return _rows(self.store.query_vector(vector, k))
         ranked = self.store.query_vector(vector, self.store.collection.count())
-        said = _norm(explanation)
-        named = [m for m in ranked if _named(m.metadata.get("name", ""), said)]
-        rest = [m for m in ranked if not _named(m.metadata.get("name", ""), said)]
+        said, wrong = _norm(explanation), _norm(step_text or "")
+        promote = {m.id for m in ranked if _named(m.metadata.get("name", ""), said)
+                   and not _named(m.metadata.get("name", ""), wrong)}  # not the law the step misapplied
+        named = [m for m in ranked if m.id in promote]
+        rest = [m for m in ranked if m.id not in promote]
         return [{**row, "rank": i} for i, row in enumerate(_rows((named + rest)[:k]))]
 
 
