@@ -16,7 +16,7 @@ leaves the concept steps out, `--mode concat` embeds step + explanation + proble
 
 Measured (2 shared CPU cores; see physr3/feedback/retrieval.py for the query variants):
     --input inj.jsonl (203 CM items, 60 families)   hit@1 0.62  hit@3 0.82  MRR@10 0.739
-    simulated, --per-family 3 (183 per variant)     named: 0.64 / 0.82 / 0.735   vague: 0.60 / 0.72 / 0.676
+    simulated, --per-family 3 (183 per variant)     named: 0.66 / 0.86 / 0.762   vague: 0.60 / 0.72 / 0.676
 
 A retrieved formula counts as the governing relation when its name matches the family's pattern in
 `GOVERNING` (hand-written from the corpus; a family without one falls back to its ground-truth principle

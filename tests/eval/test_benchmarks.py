@@ -13,13 +13,13 @@ from physr3.eval.benchmarks import (
     BENCHMARKS,
     data_dir,
     drop_duplicates,
-    format_question,
     load_benchmark,
     register_benchmark,
     split_jee_options,
     type_counts,
 )
 from physr3.problems import write_jsonl
+from physr3.prompts import render_question
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ def test_jeebench_options_parsed_for_every_multiple_choice_item(loaded):
     assert all(p.options and len(p.options) == 4 and all(o.strip() for o in p.options) for p in mc)
     first = next(p for p in mc if p.id == "jeebench/2016-p1-q1")
     assert first.options[1] == "$6.4 \\times 10^{-34}$" and first.answer == "B"
-    assert "(A)" not in first.question and format_question(first).endswith("(D) $6.8 \\times 10^{-34}$")
+    assert "(A)" not in first.question and render_question(first).endswith("D) $6.8 \\times 10^{-34}$")
 
 
 def test_split_jee_options_bracket_and_math_markers():

@@ -37,6 +37,7 @@ def test_tables_compute_averages_shares_and_deltas():
 
 def test_report_command_writes_every_format(tmp_path, capsys):
     run = _run(tmp_path, "r1", "modelA", SUMMARY)
+    (run / "conditions.json").write_text(json.dumps({"cot": {"description": "CoT", "details": "system: think"}}))
     assert main(["report", str(run), "--out", str(tmp_path / "out")]) == 0
     out = tmp_path / "out"
     for name in ("table1_average", "table34_accuracy", "table5_errors", "table7_deltas"):
@@ -44,7 +45,8 @@ def test_report_command_writes_every_format(tmp_path, capsys):
             assert (out / f"{name}.{ext}").stat().st_size > 0
     assert "**55.0**" in (out / "table1_average.md").read_text()
     assert (out / "accuracy.png").read_bytes()[:4] == b"\x89PNG"
-    assert "<table>" in (out / "index.html").read_text()
+    assert "<table>" in (out / "index.html").read_text() and "system: think" in (out / "index.html").read_text()
+    assert "system: think" in (out / "conditions.md").read_text()
 
 
 def test_report_refuses_a_folder_without_summary(tmp_path, capsys):

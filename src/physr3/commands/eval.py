@@ -9,7 +9,7 @@ from physr3.commands._common import add_config_arguments, config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--condition", action="append", help="Condition (repeatable): cot, sft, dpo, ours.")
+    parser.add_argument("--condition", action="append", help="Condition (repeatable): cot, rag, sft, dpo, ours, self-refine.")
     parser.add_argument("--benchmark", action="append",
                         help="Benchmark name, NAME=FILE.jsonl or a .jsonl path (repeatable); see physr3 benchmarks.")
     parser.add_argument("--limit", type=int, help="At most this many items per benchmark.")

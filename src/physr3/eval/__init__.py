@@ -5,10 +5,9 @@ from physr3.eval.benchmarks import (
     BENCHMARKS,
     data_dir,
     data_path,
-    format_question,
     load_benchmark,
     register_benchmark,
 )
 
-__all__ = ["BENCHMARKS", "Score", "data_dir", "data_path", "extract_answer", "format_question", "load_benchmark",
+__all__ = ["BENCHMARKS", "Score", "data_dir", "data_path", "extract_answer", "load_benchmark",
            "register_benchmark", "score", "score_problem", "summarize"]

@@ -15,7 +15,8 @@ file overriding the shipped data; required where the data is not shipped).
 
 Choices, stated once:
 - Question text: for multiple-choice items `Problem.question` is the stem without the options and
-  `Problem.options` holds the option texts (A, B, ... by position); `format_question` renders both.
+  `Problem.options` holds the option texts (A, B, ... by position); `physr3.prompts.render_question`
+  renders both.
   JEEBench items whose options cannot be parsed keep the full text and `options=None` (none today).
 - MMLU duplicates are kept (the paper counts all rows) and flagged in `extra`: `duplicate_of` names the
   first identical row (same stem, options and gold); `same_stem_as` names an earlier row with the same
@@ -121,14 +122,6 @@ def type_counts(problems: list[Problem]) -> dict[str, int]:
     counts = Counter(p.answer_type for p in problems)
     order = ("mcq", "mcq_multi", "integer", "numeric", "numeric_unit")
     return {t: counts[t] for t in order if counts[t]}
-
-
-def format_question(problem: Problem) -> str:
-    """The question as shown to a model: the stem, then `(A) ...` lines when the item has options."""
-    if not problem.options:
-        return problem.question
-    lines = [f"({LETTERS[i]}) {opt}" for i, opt in enumerate(problem.options)]
-    return problem.question.rstrip() + "\n\n" + "\n".join(lines)
 
 
 def drop_duplicates(problems: list[Problem]) -> list[Problem]:

@@ -164,4 +164,6 @@ def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
     write_text_atomic(run_dir / "conditions.json", json.dumps(  # what the report quotes per condition
         {name: {"description": get_condition(name).description, "details": condition_details(name, cfg)}
          for name in cfg.eval.conditions}, indent=2) + "\n")
+    if verifier is not None and hasattr(verifier, "report"):  # judge calls, cache hits, parse failures, ...
+        print(f"eval: verifier {verifier.report()}")
     return run_dir

@@ -16,7 +16,8 @@ another family's law (183 items, 61 families; the explanation names the right la
     step + explanation + problem, one text                      0.75        0.60 / 0.60
     explanation + problem                                       0.75        0.80 / 0.77
     explanation + problem, minus 0.3 x step                     0.75        0.82 / 0.72
-    ... plus the solution's concept steps before the error      0.82        0.82 / 0.72   <- default
+    ... plus the solution's concept steps before the error      0.82        0.82 / 0.72
+    ... plus laws named in the explanation moved to the front   0.82        0.86 / 0.72   <- default
 The erroneous step names the law that was *misapplied*, so embedding it with the rest pulls that wrong
 law to the top. The query vector is therefore e(explanation + context + problem) + w * e(step) with
 w = `step_weight` = -0.3: the step still shapes the query, as a direction away from the misapplied law

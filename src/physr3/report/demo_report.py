@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from physr3.eval.conditions import COT_SYSTEM_PROMPT, get_condition
 from physr3.problems import write_text_atomic
 from physr3.report import plots, tables
 
@@ -24,6 +23,19 @@ def _load_jsonl(path: Path) -> list[dict]:
 
 def _pct(x: float | None) -> float | None:
     return None if x is None else 100.0 * x
+
+
+def conditions_section(eval_dir: Path) -> list[str]:
+    """Each evaluated condition's description and exact prompts/hyperparameters (the eval run's record)."""
+    path = eval_dir / "conditions.json"
+    if not path.exists():
+        return ["_No condition record found._", ""]
+    out = []
+    for name, info in json.loads(path.read_text()).items():
+        out += [f"### {name}", "", info["description"], ""]
+        if info.get("details"):
+            out += ["```", str(info["details"]).strip(), "```", ""]
+    return out
 
 
 def training_section(root: Path, metrics: list[dict]) -> list[str]:
@@ -107,11 +119,7 @@ def write_demo_report(root: Path) -> Path:
         lines += ["## Stage 1 SFT", "", f"{s.get('steps')} optimizer steps on {s.get('problems')} problems, "
                   f"final training loss {tables.fmt(s.get('train_loss'), 3)}.", ""]
 
-    lines += ["## Conditions", ""]
-    for c in summary or {}:
-        cond = get_condition(c)
-        lines.append(f"- **{c}**: {cond.description}")
-    lines += ["", f"CoT system prompt (paper, section 4.3): \"{COT_SYSTEM_PROMPT}\"", ""]
+    lines += ["## Conditions", ""] + conditions_section(root / "eval")
     path = root / "report.md"
     write_text_atomic(path, "\n".join(lines))
     return path

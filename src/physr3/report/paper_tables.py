@@ -7,7 +7,8 @@ of the paper's tables, labelled by `model.name_or_path`). Output goes to `--out`
 - table34_accuracy: per-model, per-benchmark accuracy for every condition;
 - table5_errors: the MC / CM / CE share (%) of attributed errors per condition;
 - table7_deltas: ours − baseline per error type (percentage points; negative = fewer errors under ours);
-- accuracy.png and errors.png; index.html bundling every table and plot.
+- accuracy.png and errors.png; conditions.md (each condition's exact prompts and hyperparameters, from the
+  runs' conditions.json); index.html bundling all of it.
 
 Accuracy is the mean score (JEEBench's partial credit included), in percent.
 """
@@ -108,11 +109,20 @@ def write_report(run_dirs: list[str], out: str | None = None) -> Path:
     header, rows = built["table5_errors"]
     plots.grouped_bars([r[0] for r in rows], {t: [r[i + 1] for r in rows] for i, t in enumerate(ERROR_TYPES)},
                        out_dir / "errors.png", "share of attributed errors (%)", "Error types by condition")
-    write_text_atomic(out_dir / "index.html", _html(sections))
+    details = {}
+    for path in run_dirs:  # each condition's exact prompts and hyperparameters, as the eval run recorded them
+        record = Path(path) / "conditions.json"
+        if record.is_file():
+            details.update(json.loads(record.read_text()))
+    if details:
+        write_text_atomic(out_dir / "conditions.md", "".join(
+            f"## {name}\n\n{info['description']}\n\n```\n{str(info.get('details') or '').strip()}\n```\n\n"
+            for name, info in details.items()))
+    write_text_atomic(out_dir / "index.html", _html(sections, details))
     return out_dir
 
 
-def _html(sections) -> str:
+def _html(sections, details: dict | None = None) -> str:
     parts = ["<!doctype html><meta charset='utf-8'><title>physr3 report</title>",
              "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse}"
              "td,th{border:1px solid #ccc;padding:4px 8px;text-align:right}td:first-child{text-align:left}"
@@ -128,4 +138,9 @@ def _html(sections) -> str:
             parts.append(f"<tr><td>{html.escape(str(row[0]))}</td>{cells}</tr>")
         parts.append("</table>")
     parts += ["<h2>Plots</h2><img src='accuracy.png'><img src='errors.png'>"]
+    if details:
+        parts.append("<h2>Conditions</h2>")
+        for name, info in details.items():
+            parts.append(f"<h3>{html.escape(name)}</h3><p>{html.escape(info['description'])}</p>"
+                         f"<pre>{html.escape(str(info.get('details') or ''))}</pre>")
     return "\n".join(parts) + "\n"

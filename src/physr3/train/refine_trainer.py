@@ -309,6 +309,8 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
     if trainer.resume_if_possible():
         print(f"train: resumed {run_dir} at step {trainer.step}/{trainer.total}")
     trainer.train(progress=progress)
+    if trainer.world.rank == 0 and hasattr(verifier, "report"):  # judge calls, cache hits, parse failures, ...
+        print(f"train: verifier {verifier.report()}")
     if trainer.world.rank == 0:
         save_policy_adapter(model, run_dir / "adapter")
     return run_dir
