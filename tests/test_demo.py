@@ -12,7 +12,7 @@ pytestmark = pytest.mark.slow
 def test_demo_runs_every_stage_and_resumes(formatted_tiny_dir, tmp_path, capsys):
     args = ["demo", "--no-progress", f"run.output_dir={tmp_path}", "run.name=d", f"model.name_or_path={formatted_tiny_dir}",
             "model.dtype=float32", "demo.n_train=4", "demo.n_test=2", "sft.batch_size=2", "sft.epochs=1",
-            "sft.max_length=256", "train.max_steps=1", "train.batch_size=2", "train.max_attempt_tokens=24",
+            "sft.max_length=1024", "train.max_steps=1", "train.batch_size=2", "train.max_attempt_tokens=24",
             "generation.max_new_tokens=24"]
     assert main(args) == 0
     root = tmp_path / "d"

@@ -34,6 +34,23 @@ def sft_records(problems: list[Problem], format_instruction: bool, path: str = "
     return rows
 
 
+def _check_lengths(rows: list[dict[str, Any]], tokenizer, max_length: int, key: str) -> None:
+    """TRL truncates prompt + solution to max_length and silently drops rows left with no solution token;
+    say how many solutions get cut, and refuse when no row would keep any."""
+    cut = empty = 0
+    for row in rows:
+        text = tokenizer.apply_chat_template(row["prompt"], tokenize=False, add_generation_prompt=True)
+        n_prompt = len(tokenizer(text, add_special_tokens=False)["input_ids"])
+        n_total = n_prompt + len(tokenizer(row["completion"][0]["content"], add_special_tokens=False)["input_ids"])
+        empty += n_prompt >= max_length
+        cut += n_total > max_length
+    if empty == len(rows):
+        raise UserError(f"{key}={max_length} is shorter than every prompt: no solution token would be trained on")
+    if cut:
+        print(f"sft: {cut} of {len(rows)} solutions exceed {key}={max_length} tokens and are truncated"
+              f"{f'; {empty} have no solution token left and are dropped' if empty else ''}")
+
+
 def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
     from trl import SFTConfig as TRLSFTConfig
 
@@ -75,6 +92,7 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
     rows = sft_records(problems, cfg.generation.format_instruction, section.data)
     run_dir = prepare_run(cfg, section_name.replace("_", "-"), argv)
     base, tokenizer = load_model(cfg.model)
+    _check_lengths(rows, tokenizer, section.max_length, f"{section_name}.max_length")
     use_cpu = not torch.cuda.is_available()
     trainer_dir = run_dir / "trainer"
     trainer = SFTTrainer(
