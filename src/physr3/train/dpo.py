@@ -58,6 +58,7 @@ from physr3.problems import Problem, iter_jsonl, write_jsonl, write_text_atomic
 from physr3.prompts import build_solve_conversation
 from physr3.runs import prepare_run
 from physr3.solution import step_tag
+from physr3.train.sft import trainer_kwargs
 
 EXECUTION_TAGS = ("governing_equation", "substitution", "calculation")
 INJECT_TYPES = ("CM", "CE")  # the injector's execution-step error types (first difference in an equation/calc)
@@ -154,28 +155,10 @@ def _trl_args(cfg: Config, out_dir: Path, use_cpu: bool):
 
     d = cfg.dpo
     return TRLDPOConfig(
-        output_dir=str(out_dir),
         loss_type=[d.loss_type],
         beta=d.beta,
-        num_train_epochs=d.epochs,
         max_steps=d.max_steps if d.max_steps is not None else -1,
-        learning_rate=d.learning_rate,
-        per_device_train_batch_size=d.batch_size,
-        gradient_accumulation_steps=d.grad_accum,
-        max_length=d.max_length,
-        warmup_steps=d.warmup_ratio,  # transformers 5: a float < 1 is a share of the steps
-        gradient_checkpointing=d.gradient_checkpointing,
-        use_cpu=use_cpu,
-        bf16=False,  # the base model already carries its dtype (physr3.models.loading); no autocast
-        fp16=False,
-        report_to=[],
-        logging_steps=1,
-        save_strategy="steps",
-        save_steps=max(1, d.save_steps),
-        save_total_limit=1,
-        seed=cfg.run.seed,
-        data_seed=cfg.run.seed,
-        disable_tqdm=False,
+        **trainer_kwargs(d, cfg.run.seed, out_dir, use_cpu),
     )
 
 

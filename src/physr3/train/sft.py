@@ -51,10 +51,10 @@ def _check_lengths(rows: list[dict[str, Any]], tokenizer, max_length: int, key: 
               f"{f'; {empty} have no solution token left and are dropped' if empty else ''}")
 
 
-def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
-    from trl import SFTConfig as TRLSFTConfig
-
-    return TRLSFTConfig(
+def trainer_kwargs(section, seed: int, out_dir: Path, use_cpu: bool) -> dict[str, Any]:
+    """Arguments every physr3 Hugging Face Trainer recipe shares (SFT and DPO): schedule, batch, logging,
+    resumable checkpoints, seeds. `section` is an SFTConfig or DPOConfig of physr3.config."""
+    return dict(
         output_dir=str(out_dir),
         num_train_epochs=section.epochs,
         learning_rate=section.learning_rate,
@@ -71,10 +71,16 @@ def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
         save_strategy="steps",
         save_steps=max(1, section.save_steps),
         save_total_limit=1,
-        seed=cfg.run.seed,
-        data_seed=cfg.run.seed,
+        seed=seed,
+        data_seed=seed,
         disable_tqdm=False,
     )
+
+
+def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
+    from trl import SFTConfig as TRLSFTConfig
+
+    return TRLSFTConfig(**trainer_kwargs(section, cfg.run.seed, out_dir, use_cpu))
 
 
 def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = None, resume: bool = False) -> Path:
