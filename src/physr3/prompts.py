@@ -83,3 +83,13 @@ def build_revision_conversation(problem: Problem, first_attempt: str, feedback: 
         {"role": "assistant", "content": first_attempt},
         {"role": "user", "content": REVISION_INSTRUCTION.format(feedback=feedback.strip())},
     ]
+
+
+def encode_prompt(tokenizer, conversation: Conversation) -> list[int]:
+    """Token ids of a conversation's prompt: chat template with the assistant header, no extra special tokens.
+
+    The one encoding every consumer uses (engines sample from it, the refine loss and SFT length checks score
+    it), so sampled and scored contexts are the same ids.
+    """
+    text = tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True)
+    return list(tokenizer(text, add_special_tokens=False)["input_ids"])

@@ -50,7 +50,9 @@ class TransformersEngine:
         return self.tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True)
 
     def encode(self, conversation: Conversation) -> list[int]:
-        return self.tokenizer(self.render(conversation), add_special_tokens=False)["input_ids"]
+        from physr3.prompts import encode_prompt
+
+        return encode_prompt(self.tokenizer, conversation)
 
     # -------------------------------------------------------------------------------------------- generation
     def generate(self, conversations: list[Conversation], params: SamplingParams) -> list[Completion]:

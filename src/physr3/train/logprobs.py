@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 from physr3.models.types import Conversation
+from physr3.prompts import encode_prompt
 
 
 @dataclass
@@ -24,9 +25,7 @@ class SequenceBatch:
 
 
 def prompt_ids(tokenizer, conversation: Conversation, max_prompt_tokens: int | None = None) -> list[int]:
-    # Exactly as the engine encodes prompts (physr3.models.engine), so scored and sampled contexts agree.
-    text = tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True)
-    ids = list(tokenizer(text, add_special_tokens=False)["input_ids"])
+    ids = encode_prompt(tokenizer, conversation)  # the engine's encoding: scored = sampled context
     if max_prompt_tokens is not None and len(ids) > max_prompt_tokens:
         ids = ids[-max_prompt_tokens:]
     return ids

@@ -20,7 +20,7 @@ from typing import Any
 from physr3.config import Config, SFTConfig
 from physr3.errors import UserError
 from physr3.problems import Problem, read_problems
-from physr3.prompts import build_solve_conversation
+from physr3.prompts import build_solve_conversation, encode_prompt
 from physr3.runs import prepare_run
 
 
@@ -39,8 +39,7 @@ def _check_lengths(rows: list[dict[str, Any]], tokenizer, max_length: int, key: 
     say how many solutions get cut, and refuse when no row would keep any."""
     cut = empty = 0
     for row in rows:
-        text = tokenizer.apply_chat_template(row["prompt"], tokenize=False, add_generation_prompt=True)
-        n_prompt = len(tokenizer(text, add_special_tokens=False)["input_ids"])
+        n_prompt = len(encode_prompt(tokenizer, row["prompt"]))
         n_total = n_prompt + len(tokenizer(row["completion"][0]["content"], add_special_tokens=False)["input_ids"])
         empty += n_prompt >= max_length
         cut += n_total > max_length
