@@ -7,7 +7,11 @@ Same prompts (the solve prompt with the format instruction, 8 physics questions)
 stop string and token cap, measured in one process, one after another:
   naive   - for each prompt: `model.generate(input_ids)` on that prompt alone (the paper's loop);
   batch 1 - `TransformersEngine(batch_size=1)` (engine overhead check: should be ~1.0x naive);
-  batch 8 - `TransformersEngine(batch_size=8)`: one left-padded batch.
+  batch 8 - `TransformersEngine(batch_size=8)`: one left-padded batch, finished rows leave the batch;
+  hf batch 8 - `model.generate` on the same left-padded batch (finished rows stay until the longest ends:
+            what the engine did before its own decoding loop).
+With `--adapter DIR` (a LoRA adapter folder, e.g. runs/demo/sft/adapter), two more rows at batch 8: decoding
+through the unmerged PEFT adapter, and through a merged copy (physr3.models.merged, what eval and training use).
 tokens/s counts generated tokens (up to and including end-of-sequence or the stop string). A short warm-up
 at each batch shape runs first: oneDNN builds its kernels on first use (seconds on CPU). Prints tokens/s,
 the ratios to naive, greedy agreement between batch 8 and naive, and the process's peak RSS. The machine's
@@ -17,6 +21,7 @@ load average is printed too: on a shared CPU, numbers move with other processes.
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import resource
 import sys
@@ -47,6 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1,
                         help="Repeat the naive/batch-1/batch-8 cycle; totals per method (alternation evens out load drift).")
     parser.add_argument("--skip-batch1", action="store_true", help="Skip the engine batch-1 run (saves time).")
+    parser.add_argument("--adapter", default=None, help="LoRA adapter folder: also time unmerged vs merged.")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -93,6 +99,36 @@ def main(argv: list[str] | None = None) -> int:
                 outs.append(new[: new.index(eos) + 1] if eos in new else new)
         return outs
 
+    def hf_batched() -> list[list[int]]:
+        """`model.generate` on the engine's left-padded batches: finished rows keep decoding."""
+        eos = tokenizer.eos_token_id
+        outs = []
+        with torch.inference_mode():
+            for start in range(0, len(convs), args.batch_size):
+                prompts = [engineB.encode(c) for c in convs[start : start + args.batch_size]]
+                width = max(len(p) for p in prompts)
+                ids = torch.tensor([[eos] * (width - len(p)) + p for p in prompts])
+                mask = torch.tensor([[0] * (width - len(p)) + [1] * len(p) for p in prompts])
+                seq = model.generate(ids, attention_mask=mask, max_new_tokens=args.max_new_tokens, do_sample=False,
+                                     stop_strings=[FINAL_ANSWER_STOP], tokenizer=tokenizer, eos_token_id=eos,
+                                     pad_token_id=eos)
+                for row in seq[:, width:].tolist():
+                    outs.append(row[: row.index(eos) + 1] if eos in row else row)
+        return outs
+
+    adapter_engines = {}
+    if args.adapter:
+        from peft import PeftModel
+
+        from physr3.models.merged import merged_copy
+
+        unmerged = PeftModel.from_pretrained(copy.deepcopy(model), args.adapter).eval()
+        adapter_engines["adapter, unmerged"] = TransformersEngine(unmerged, tokenizer, batch_size=args.batch_size)
+        adapter_engines["adapter, merged"] = TransformersEngine(merged_copy(model, args.adapter), tokenizer,
+                                                                batch_size=args.batch_size)
+        for eng in adapter_engines.values():
+            eng.generate(convs[: args.batch_size], warm)
+
     results: dict[str, tuple[int, float]] = {}
 
     def timed(name: str, fn) -> list[list[int]]:
@@ -102,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         n = sum(len(t) for t in token_lists)
         n0, dt0 = results.get(name, (0, 0.0))
         results[name] = (n0 + n, dt0 + dt)
-        print(f"{name:<10} {n:5d} tokens in {dt:7.1f} s = {n / dt:7.1f} tok/s  (load avg {os.getloadavg()[0]:.2f})",
+        print(f"{name:<18} {n:5d} tokens in {dt:7.1f} s = {n / dt:7.1f} tok/s  (load avg {os.getloadavg()[0]:.2f})",
               flush=True)
         return token_lists
 
@@ -111,14 +147,20 @@ def main(argv: list[str] | None = None) -> int:
         if not args.skip_batch1:
             timed("batch 1", lambda: [c.token_ids for c in engine1.generate(convs, params)])
         batch_ids = timed(f"batch {args.batch_size}", lambda: [c.token_ids for c in engineB.generate(convs, params)])
+        timed(f"hf batch {args.batch_size}", hf_batched)
+        for name, eng in adapter_engines.items():
+            timed(name, lambda eng=eng: [c.token_ids for c in eng.generate(convs, params)])
 
     print(f"totals over {args.rounds} round(s):")
     for name, (n, dt) in results.items():
-        print(f"  {name:<10} {n:5d} tokens in {dt:7.1f} s = {n / dt:7.1f} tok/s")
+        print(f"  {name:<18} {n:5d} tokens in {dt:7.1f} s = {n / dt:7.1f} tok/s")
     base = results["naive"][0] / results["naive"][1]
     print("ratios vs naive (tokens/s):")
     for name, (n, dt) in results.items():
-        print(f"  {name:<10} {n / dt / base:5.2f}x")
+        print(f"  {name:<18} {n / dt / base:5.2f}x")
+    if args.adapter:
+        (nu, du), (nm, dm) = results["adapter, unmerged"], results["adapter, merged"]
+        print(f"merged vs unmerged adapter: {(nm / dm) / (nu / du):.2f}x tokens/s")
     same = sum(a == b for a, b in zip(naive_ids, batch_ids))
     print(f"greedy agreement batch {args.batch_size} vs naive: {same}/{len(convs)} completions identical "
           f"(bf16 rounding differs between padded and unpadded shapes)")

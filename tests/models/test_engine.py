@@ -39,6 +39,39 @@ def test_batched_greedy_equals_single_greedy(engine: TransformersEngine) -> None
         assert b.prompt_tokens == single.prompt_tokens == len(engine.encode(conv(q)))
 
 
+def test_greedy_matches_transformers_generate(engine: TransformersEngine) -> None:
+    """Our decoding loop against the ecosystem's reference: same left-padded batch, same greedy tokens."""
+    prompts = [engine.encode(conv(q)) for q in QUESTIONS]
+    ours = engine.generate([conv(q) for q in QUESTIONS], greedy(10))
+    tok = engine.tokenizer
+    for ids, mine in zip(prompts, ours):
+        reference = engine.model.generate(input_ids=torch.tensor([ids]), attention_mask=torch.ones(1, len(ids)),
+                                          do_sample=False, max_new_tokens=10, pad_token_id=engine.pad_id,
+                                          eos_token_id=sorted(engine.eos_ids))
+        expected = reference[0, len(ids):].tolist()
+        if tok.eos_token_id in expected:  # generate pads after end-of-sequence; we stop there
+            expected = expected[: expected.index(tok.eos_token_id) + 1]
+        assert mine.token_ids == expected
+
+
+def test_finished_rows_leave_the_batch(engine: TransformersEngine) -> None:
+    """A row that hits its stop string stops costing compute: later forward passes have a smaller batch."""
+    free = engine.generate([conv(q) for q in QUESTIONS[:2]], greedy(16))
+    stop = free[0].text[:3]
+    assert stop not in free[1].text, "pick prompts whose outputs differ at the start"
+    batch_sizes: list[int] = []
+    hook = engine.model.register_forward_pre_hook(
+        lambda _m, _a, kw: batch_sizes.append(kw["input_ids"].shape[0]), with_kwargs=True)
+    try:
+        both = engine.generate([conv(q) for q in QUESTIONS[:2]], greedy(16, stop=(stop,)))
+    finally:
+        hook.remove()
+    assert both[0].finish_reason == "stop" and both[1].token_ids == free[1].token_ids
+    assert batch_sizes[0] == 2 and batch_sizes[-1] == 1
+    assert batch_sizes == sorted(batch_sizes, reverse=True)
+    assert len(batch_sizes) == len(free[1].token_ids)  # one prefill + one pass per further token
+
+
 def test_chunks_keep_caller_order(tiny_model) -> None:
     model, tokenizer = tiny_model
     small = TransformersEngine(model, tokenizer, batch_size=3)

@@ -7,8 +7,8 @@ answer and its score, the structural compliance report and, with `eval.attribute
 verdict on incorrect answers. `summary.json` aggregates accuracy, compliance, "no answer" and error types;
 `conditions.json` holds each evaluated condition's exact prompts and hyperparameters (`Condition.details`).
 
-The base model is loaded once; condition adapters are attached to it by name and switched per condition
-(the base conditions run with adapters disabled). A condition with a `run` hook (Self-Refine: several model
+The base model is loaded once; a condition with an adapter generates from a copy of the base with that
+adapter merged in (plain-model decoding speed; the base conditions use the base itself). A condition with a `run` hook (Self-Refine: several model
 calls per problem) generates through it instead of one `generate` over its prompts; its per-item trace
 (critiques, verdicts, earlier attempts, retrieved chunks) is stored in the row under "trace".
 """
@@ -33,33 +33,31 @@ from physr3.solution import validate
 
 
 class AdapterSwitch:
-    """One base model with named adapters; `use(name)` activates one (None = the bare base model)."""
+    """One base model and named adapters; `use(name)` gives the base merged with that adapter (None = the bare
+    base). Each adapter is merged into a copy of the base (plain-model decoding speed, physr3.models.merged);
+    one merged copy is kept at a time, so memory stays at two copies of the weights."""
 
     def __init__(self, base):
-        self.model = base
-        self.loaded: set[str] = set()
+        self.base = base
+        self.loaded: dict[str, str] = {}
+        self._merged: tuple[str, Any] | None = None
 
     def load(self, name: str, path: str) -> None:
-        from peft import PeftModel
-
         if not (Path(path) / "adapter_config.json").is_file():
             raise UserError(f"adapter for {name!r}: {path} is not a PEFT adapter folder (no adapter_config.json)")
-        if not self.loaded:
-            self.model = PeftModel.from_pretrained(self.model, path, adapter_name=name)
-        else:
-            self.model.load_adapter(path, adapter_name=name)
-        self.loaded.add(name)
-        self.model.eval()
+        self.loaded[name] = path
 
     @contextlib.contextmanager
     def use(self, name: str | None):
         if name is None:
-            ctx = self.model.disable_adapter() if self.loaded else contextlib.nullcontext()
-            with ctx:
-                yield self.model
-        else:
-            self.model.set_adapter(name)
-            yield self.model
+            yield self.base
+            return
+        if self._merged is None or self._merged[0] != name:
+            from physr3.models.merged import merged_copy
+
+            self._merged = None  # free the previous copy before building the next
+            self._merged = (name, merged_copy(self.base, self.loaded[name]))
+        yield self._merged[1]
 
 
 def score_row(problem: Problem, completion: str, rel_tol: float) -> dict[str, Any]:

@@ -3,8 +3,14 @@
 `TransformersEngine.generate(conversations, params)` renders each conversation with the tokenizer's chat
 template (which `loading.load_model` has given our default system prompt), sorts the prompts by length so a
 batch holds similar lengths, pads them on the LEFT (so every row's last prompt token sits at the same
-position and decoding continues from it), and calls `model.generate` one chunk of `batch_size` at a time.
+position and decoding continues from it), and decodes one chunk of `batch_size` prompts at a time.
 Results come back in the caller's order.
+
+The decoding loop is our own, not `model.generate`: one prefill of the batch, then one token per step through
+the model's KV cache, and a row that finishes (end-of-sequence or a stop string) leaves the batch and the
+cache at once. `model.generate` keeps finished rows in the batch until the longest one ends; with a small
+model's lengths (40 to 512 tokens in one batch is common) that was up to half the decoding work
+(benchmarks/generation.py measures both). Log-probs are taken per step, so no logits are kept.
 
 What a `Completion` holds, precisely:
 - `text`: the decoded continuation without special tokens, cut right after the first stop string (the stop
@@ -24,7 +30,6 @@ restored afterwards); different batch sizes batch prompts differently and so dra
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from physr3.config import Config, GenerationConfig
@@ -74,51 +79,55 @@ class TransformersEngine:
                     results[i] = completion
         return [r for r in results if r is not None]
 
-    def _generation_config(self, params: SamplingParams) -> Any:
-        gen = copy.deepcopy(self.model.generation_config)
-        sample = params.temperature > 0
-        gen.max_new_tokens = params.max_new_tokens
-        gen.do_sample = sample
-        gen.temperature = params.temperature if sample else None
-        gen.top_p = params.top_p if sample else None
-        gen.top_k = 0 if sample else None
-        gen.num_beams = 1
-        gen.eos_token_id = sorted(self.eos_ids)
-        gen.pad_token_id = self.pad_id
-        gen.stop_strings = [s for s in params.stop if s] or None
-        gen.return_dict_in_generate = True
-        gen.output_logits = params.return_logprobs
-        gen.output_scores = False
-        return gen
-
     def _generate_batch(self, prompts: list[list[int]], params: SamplingParams) -> list[Completion]:
+        """Prefill the left-padded batch once, then decode one token per step with the KV cache, dropping each
+        row from the batch (and the cache) as soon as it finishes."""
         import torch
+        from transformers import DynamicCache
 
+        device = self.model.device
         width = max(len(p) for p in prompts)
         input_ids = torch.full((len(prompts), width), self.pad_id, dtype=torch.long)
-        attention_mask = torch.zeros((len(prompts), width), dtype=torch.long)
+        attention = torch.zeros((len(prompts), width), dtype=torch.long)
         for row, ids in enumerate(prompts):
             input_ids[row, width - len(ids) :] = torch.tensor(ids, dtype=torch.long)
-            attention_mask[row, width - len(ids) :] = 1
-        gen = self._generation_config(params)
-        out = self.model.generate(
-            input_ids=input_ids.to(self.model.device),
-            attention_mask=attention_mask.to(self.model.device),
-            generation_config=gen,
-            tokenizer=self.tokenizer if gen.stop_strings else None,
-        )
-        new = out.sequences[:, width:].cpu()
-        logprobs = None
-        if params.return_logprobs:
-            steps = [
-                torch.log_softmax(step.float(), dim=-1).gather(-1, new[:, t : t + 1].to(step.device)).squeeze(-1)
-                for t, step in enumerate(out.logits)
-            ]
-            logprobs = torch.stack(steps, dim=1).cpu() if steps else torch.zeros((len(prompts), 0))
+            attention[row, width - len(ids) :] = 1
+        input_ids, attention = input_ids.to(device), attention.to(device)
+        positions = (attention.cumsum(-1) - 1).clamp(min=0)  # left padding: each row counts from its first token
+        cache = DynamicCache(config=self.model.config)
+        logits = self.model(input_ids=input_ids, attention_mask=attention, position_ids=positions,
+                            cache=cache, use_cache=True, logits_to_keep=1).logits[:, -1, :]
+        last = positions[:, -1]
+        live = list(range(len(prompts)))  # which original rows the batch dimension holds now
+        generated: list[list[int]] = [[] for _ in prompts]
+        logprobs: list[list[float]] = [[] for _ in prompts]
+        stop_window = max((len(s) for s in params.stop if s), default=0)  # a token holds >= 1 character
+        for _ in range(params.max_new_tokens):
+            tokens, token_lp = _pick(logits, params)
+            keep = []
+            for k, (row, tok) in enumerate(zip(live, tokens.tolist())):
+                generated[row].append(tok)
+                if params.return_logprobs:
+                    logprobs[row].append(float(token_lp[k]))
+                if tok in self.eos_ids or (stop_window and _first_stop(
+                        self._decode(generated[row][-stop_window:]), params.stop) is not None):
+                    continue
+                keep.append(k)
+            if not keep or len(generated[live[keep[0]]]) >= params.max_new_tokens:
+                break
+            if len(keep) < len(live):  # finished rows leave the batch: no more compute spent on them
+                index = torch.tensor(keep, device=device)
+                cache.batch_select_indices(index)
+                attention, tokens, last = attention[index], tokens[index], last[index]
+                live = [live[k] for k in keep]
+            attention = torch.cat([attention, attention.new_ones((len(live), 1))], dim=1)
+            last = last + 1
+            logits = self.model(input_ids=tokens[:, None], attention_mask=attention, position_ids=last[:, None],
+                                cache=cache, use_cache=True).logits[:, -1, :]
         completions = []
         for row, ids in enumerate(prompts):
-            token_ids, text, reason = self._cut(new[row].tolist(), params.stop)
-            lp = logprobs[row, : len(token_ids)].tolist() if logprobs is not None else None
+            token_ids, text, reason = self._cut(generated[row], params.stop)
+            lp = logprobs[row][: len(token_ids)] if params.return_logprobs else None
             completions.append(Completion(text, token_ids, reason, len(ids), lp))
         return completions
 
@@ -153,6 +162,25 @@ def _first_stop(text: str, stops: tuple[str, ...]) -> int | None:
         if i >= 0 and (best is None or i + len(s) < best):
             best = i + len(s)
     return best
+
+
+def _pick(logits: Any, params: SamplingParams) -> tuple[Any, Any]:
+    """Next tokens from last-position logits (greedy, or temperature + top-p sampling with the global torch
+    RNG) and their log-probabilities under the raw distribution (temperature 1, no top-p)."""
+    import torch
+
+    raw = torch.log_softmax(logits.float(), dim=-1)
+    if params.temperature <= 0:
+        tokens = raw.argmax(dim=-1)
+    else:
+        probs = torch.softmax(logits.float() / params.temperature, dim=-1)
+        if params.top_p < 1.0:  # nucleus: keep the smallest set of top tokens whose mass reaches top_p
+            sorted_probs, order = probs.sort(dim=-1, descending=True)
+            outside = sorted_probs.cumsum(dim=-1) - sorted_probs > params.top_p
+            sorted_probs = sorted_probs.masked_fill(outside, 0.0)
+            probs = torch.zeros_like(probs).scatter(-1, order, sorted_probs)
+        tokens = torch.multinomial(probs, 1).squeeze(-1)
+    return tokens, raw.gather(-1, tokens[:, None]).squeeze(-1)
 
 
 def _eos_ids(model: Any, tokenizer: Any) -> set[int]:

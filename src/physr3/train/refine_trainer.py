@@ -281,7 +281,8 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
     from physr3.feedback.router import FeedbackRouter
     from physr3.models.engine import TransformersEngine
     from physr3.models.loading import load_model
-    from physr3.train.adapters import policy_and_reference, save_policy_adapter
+    from physr3.models.merged import MergedPolicyEngine
+    from physr3.train.adapters import POLICY, policy_and_reference, save_policy_adapter
     from physr3.verify.registry import build_verifier
 
     problems = load_training_problems(cfg)
@@ -298,7 +299,10 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
         seed_everything(cfg.run.seed)
     base, tokenizer = load_model(cfg.model)
     model = policy_and_reference(base, cfg.train.sft_adapter, cfg.lora)
-    engine = TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+    if cfg.train.merged_generation:
+        engine = MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size)
+    else:
+        engine = TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
     verifier = build_verifier(cfg.verifier.kind, cfg)
     router = FeedbackRouter(cfg.feedback)
 

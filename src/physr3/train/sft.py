@@ -115,7 +115,9 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
     summary: dict[str, Any] = {"train_loss": result.training_loss, "steps": result.global_step,
                                "problems": len(problems)}
     if section.eval_data:
-        summary["eval"] = evaluate_adapter(cfg, trainer.model, tokenizer, section.eval_data, run_dir)
+        # The adapter is saved: merge it in place so the held-out generation runs at plain-model speed.
+        merged = trainer.model.merge_and_unload()
+        summary["eval"] = evaluate_adapter(cfg, merged, tokenizer, section.eval_data, run_dir)
     (run_dir / "sft_summary.json").write_text(json.dumps(summary, indent=2))
     return run_dir
 

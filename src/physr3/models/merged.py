@@ -1,0 +1,72 @@
+"""Generate from a LoRA adapter at the speed of a plain model: merged copies of the weights.
+
+An unmerged LoRA layer adds a few small operations to every adapted linear layer at every decoding step;
+with a 135M model on a CPU, where each step is many small operations, that costs about a quarter of the
+decoding time (benchmarks/generation.py, `--adapter`). Two ways around it, one per use:
+
+- `merged_copy(base, adapter_path)`: a plain model with W + ΔW for evaluation (the adapter is fixed).
+- `MergedPolicyEngine`: for training, a mirror of the policy whose adapted weights are rewritten as
+  W + ΔW_policy before every `generate` call, so rollouts always sample the current policy. This is what RL
+  trainers that sample with vLLM do (weights synced to the inference engine). The training model itself is
+  never merged: merging and unmerging in place in bf16 would drift the frozen base weights, which the
+  reference adapter shares.
+
+Merged and unmerged forward passes agree up to the rounding of W + ΔW in the model dtype (exact in fp32,
+~1e-2 in logits in bf16); the refine loss is computed with the unmerged policy, as before.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import torch
+
+from physr3.models.engine import TransformersEngine
+from physr3.models.types import Completion, Conversation, SamplingParams
+
+
+def merged_copy(base: Any, adapter_path: str) -> Any:
+    """A plain copy of `base` with the adapter at `adapter_path` merged in; `base` is left untouched."""
+    from peft import PeftModel
+
+    merged = PeftModel.from_pretrained(copy.deepcopy(base), adapter_path).merge_and_unload()
+    return merged.eval()
+
+
+class MergedMirror:
+    """A plain copy of a PEFT model's base whose adapted layers hold W + ΔW of one adapter (`sync()`)."""
+
+    def __init__(self, peft_model: Any, adapter_name: str):
+        from peft.tuners.lora import LoraLayer
+
+        self.adapter_name = adapter_name
+        inner = peft_model.base_model.model  # the transformers model, with LoRA layers injected
+        self.layers = [(name, module) for name, module in inner.named_modules()
+                       if isinstance(module, LoraLayer) and adapter_name in module.lora_A]
+        if not self.layers:
+            raise ValueError(f"adapter {adapter_name!r} adapts no layer of this model")
+        self.model = copy.deepcopy(peft_model).merge_and_unload(adapter_names=[adapter_name]).eval()
+        for param in self.model.parameters():
+            param.requires_grad_(False)
+        self.targets = [self.model.get_submodule(name) for name, _ in self.layers]
+        self.sync()
+
+    @torch.no_grad()
+    def sync(self) -> None:
+        """Rewrite every adapted weight as the (frozen) base weight plus the adapter's current delta."""
+        for (_, layer), target in zip(self.layers, self.targets):
+            delta = layer.get_delta_weight(self.adapter_name)
+            target.weight.copy_(layer.base_layer.weight + delta.to(layer.base_layer.weight.dtype))
+
+
+class MergedPolicyEngine:
+    """`Engine` that samples from the current weights of one adapter through a merged mirror."""
+
+    def __init__(self, peft_model: Any, adapter_name: str, tokenizer: Any, batch_size: int):
+        self.mirror = MergedMirror(peft_model, adapter_name)
+        self.inner = TransformersEngine(self.mirror.model, tokenizer, batch_size=batch_size)
+
+    def generate(self, conversations: list[Conversation], params: SamplingParams) -> list[Completion]:
+        self.mirror.sync()
+        return self.inner.generate(conversations, params)
