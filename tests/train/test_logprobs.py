@@ -59,3 +59,16 @@ def test_kl_estimators_agree_in_expectation_and_full_is_zero_for_equal_models():
 
 def test_sequence_batch_is_a_plain_record():
     assert SequenceBatch.__dataclass_fields__.keys() == {"input_ids", "attention_mask", "completion_mask"}
+
+
+def test_token_logprobs_skip_the_prompts_but_score_what_a_full_pass_scores():
+    """Only positions from the earliest completion on are projected; masked values equal a full pass's."""
+    model = _tiny(1)
+    batch = build_batch(_Tok(), [[5, 6, 7, 8, 9, 4], [8, 3, 2, 7]], [[9, 10], [11, 12, 13]])
+    logp, mask, logits = token_logprobs(model, batch)
+    assert logp.shape == mask.shape == (2, 4) and logits.shape[:2] == (2, 4)  # width 8, earliest completion at 4
+    full = F.log_softmax(model(batch.input_ids, attention_mask=batch.attention_mask).logits[:, :-1].float(), -1)
+    full = full.gather(2, batch.input_ids[:, 1:, None]).squeeze(-1)
+    full_mask = batch.completion_mask[:, 1:].float()
+    for row in range(2):
+        assert torch.allclose(logp[row][mask[row].bool()], full[row][full_mask[row].bool()], atol=1e-5)

@@ -94,3 +94,20 @@ def test_backward_matches_eq2_by_hand(tiny_model):
     want = [p.grad.clone() for p in trainable_parameters(peft)]
     assert any(w.abs().sum() > 0 for w in want)
     assert all(torch.allclose(a, b, atol=1e-6) for a, b in zip(got, want))
+
+
+def test_summary_counts_revisions_better_same_worse():
+    from physr3.models.types import Completion
+    from physr3.train.refine import Rollout, summarize
+    from physr3.verify.base import Verdict
+
+    p = next(iter(generate_problems(1, seed=4)))
+    y = Completion("text", [1, 2], "length", 0)
+
+    def ro(r1, r2):
+        return Rollout(p, y, Verdict(1, "MC"), r1, y2=y if r2 is not None else None, v2=Verdict(2, "CE"), r2=r2,
+                       correct2=False)
+
+    s = summarize([ro(0.2, 0.5), ro(0.5, 0.1), ro(0.3, 0.3), ro(0.4, 0.0), ro(0.95, None)])
+    assert s["revisions"] == {"better": 1, "same": 1, "worse": 2}
+    assert s["r2"] == [0.5, 0.1, 0.3, 0.0] and s["transitions"]["WW"] == 4

@@ -45,6 +45,8 @@ def training_section(root: Path, metrics: list[dict]) -> list[str]:
     n = sum(m["problems"] for m in metrics)
     skipped = sum(m["skipped_solved"] + m["skipped_verifier"] for m in metrics)
     trans = {k: sum(m["transitions"][k] for m in metrics) for k in ("RR", "RW", "WR", "WW")}
+    revisions = {k: sum(m.get("revisions", {}).get(k, 0) for m in metrics) for k in ("better", "same", "worse")}
+    n_steps_y2 = [m["n_steps_y2"] for m in metrics if m.get("n_steps_y2") is not None]
     first, last = metrics[0], metrics[-1]
     secs = {k: sum(m["time"].get(k, 0.0) for m in metrics) for k in ("generation", "verification", "feedback",
                                                                        "update", "step")}
@@ -54,10 +56,14 @@ def training_section(root: Path, metrics: list[dict]) -> list[str]:
         "",
         f"- y1 → y2 transitions over revised samples (R = correct answer, W = wrong): "
         f"RR {trans['RR']}, RW {trans['RW']}, WR {trans['WR']}, WW {trans['WW']}.",
+        f"- step reward of the revision against the first attempt: r2 > r1 in {revisions['better']}, "
+        f"r2 = r1 in {revisions['same']}, r2 < r1 in {revisions['worse']} (Eq. 2 reinforces every revision with "
+        f"r2 > 0, better or worse).",
         f"- mean r1: first step {tables.fmt(first['r1_mean'], 3)}, last step {tables.fmt(last['r1_mean'], 3)}; "
         f"mean r2: first {tables.fmt(first['r2_mean'], 3)}, last {tables.fmt(last['r2_mean'], 3)}.",
         f"- mean step count of y1 (reward-hacking monitor): first step {tables.fmt(first['n_steps_y1'], 1)}, "
-        f"last step {tables.fmt(last['n_steps_y1'], 1)}.",
+        f"last step {tables.fmt(last['n_steps_y1'], 1)}; revisions y2 average "
+        f"{tables.fmt(sum(n_steps_y2) / len(n_steps_y2) if n_steps_y2 else None, 1)} steps.",
         f"- time: generation {secs['generation']:.0f} s, verification {secs['verification']:.0f} s, feedback "
         f"{secs['feedback']:.0f} s, update {secs['update']:.0f} s of {secs['step']:.0f} s in steps.",
         "",

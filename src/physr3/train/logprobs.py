@@ -54,17 +54,24 @@ def build_batch(tokenizer, prompts: list[list[int]], completions: list[list[int]
 
 
 def token_logprobs(model, batch: SequenceBatch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """Forward pass; returns (log-prob of each next token (B, T-1), its mask (B, T-1), logits (B, T-1, V)).
+    """Forward pass; returns (log-prob of each next token (B, K), its mask (B, K), logits (B, K, V)).
 
-    Position t of the outputs scores token t+1 of the input, so the mask is `completion_mask[:, 1:]`
-    (as in the paper's Appendix D).
+    Output position k scores input token `start + k + 1`, where `start` is the position just before the
+    earliest completion token in the batch: the output-vocabulary projection runs only from there on
+    (`logits_to_keep`), not over the prompts (a revision prompt is ~3x its completion, and (T, V) logits
+    in fp32 are the largest tensors of the loss). The mask is `completion_mask` shifted by one (as in the
+    paper's Appendix D), so the masked values are exactly those of a full-length pass.
     """
     device = next(model.parameters()).device
-    out = model(input_ids=batch.input_ids.to(device), attention_mask=batch.attention_mask.to(device))
+    first = int(batch.completion_mask.float().argmax(dim=1).min())  # earliest completion token in any row
+    start = max(first - 1, 0)
+    width = batch.input_ids.shape[1]
+    out = model(input_ids=batch.input_ids.to(device), attention_mask=batch.attention_mask.to(device),
+                logits_to_keep=width - start)
     logits = out.logits[:, :-1, :].float()
-    targets = batch.input_ids[:, 1:].to(device)
+    targets = batch.input_ids[:, start + 1 :].to(device)
     logp = torch.gather(F.log_softmax(logits, dim=-1), 2, targets.unsqueeze(-1)).squeeze(-1)
-    mask = batch.completion_mask[:, 1:].to(device).to(logp.dtype)
+    mask = batch.completion_mask[:, start + 1 :].to(device).to(logp.dtype)
     return logp, mask, logits
 
 

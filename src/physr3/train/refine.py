@@ -217,6 +217,7 @@ def summarize(rollouts: list[Rollout]) -> dict[str, Any]:
     revised = [ro for ro in rollouts if ro.y2 is not None]
     r2 = [ro.r2 for ro in revised if ro.r2 is not None]
     trans = Counter(f"{'R' if ro.correct1 else 'W'}{'R' if ro.correct2 else 'W'}" for ro in revised)
+    paired = [(ro.r1, ro.r2) for ro in revised if ro.r1 is not None and ro.r2 is not None]
     types1 = Counter(ro.v1.error_type for ro in rollouts if ro.v1.ok)
     types2 = Counter(ro.v2.error_type for ro in revised if ro.v2 is not None and ro.v2.ok)
     mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
@@ -230,6 +231,9 @@ def summarize(rollouts: list[Rollout]) -> dict[str, Any]:
         "acc_y1": mean([float(ro.correct1) for ro in rollouts]),
         "acc_y2": mean([float(bool(ro.correct2)) for ro in revised]),
         "transitions": {k: trans.get(k, 0) for k in ("RR", "RW", "WR", "WW")},
+        # Did the feedback help at all? Eq. 2 reinforces every revision with r2 > 0, better or not.
+        "revisions": {"better": sum(b > a for a, b in paired), "same": sum(b == a for a, b in paired),
+                      "worse": sum(b < a for a, b in paired)},
         "error_types_y1": dict(types1), "error_types_y2": dict(types2),
         "verifier_failures": sum(not ro.v1.ok for ro in rollouts)
         + sum(ro.v2 is not None and not ro.v2.ok for ro in revised),

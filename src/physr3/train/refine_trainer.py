@@ -216,7 +216,7 @@ def _merge_summaries(parts: list[dict[str, Any]]) -> dict[str, Any]:
     mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
     merged["r1_mean"], merged["r2_mean"] = mean(merged["r1"]), mean(merged["r2"])
     merged["skip_rate"] = (merged["skipped_solved"] + merged["skipped_verifier"]) / max(1, merged["problems"])
-    for key in ("transitions", "error_types_y1", "error_types_y2"):
+    for key in ("transitions", "revisions", "error_types_y1", "error_types_y2"):
         total: dict[str, int] = {}
         for p in parts:
             for k, v in p[key].items():
