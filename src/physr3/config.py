@@ -125,7 +125,7 @@ class TrainConfig:
     kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3.",
                             ("full", "k1", "k3"))
     merged_generation: bool = opt(True, "Sample rollouts from a merged copy of the policy (W + ΔW, rewritten before "
-                                  "each generation; ~1.3x faster decoding on CPU for one more copy of the base "
+                                  "each generation; ~1.5x faster decoding on CPU for one more copy of the base "
                                   "weights); false samples through the unmerged adapter.")
 
 

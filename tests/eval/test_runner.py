@@ -37,3 +37,14 @@ def test_eval_writes_rows_and_resumes(tiny_model_dir, tmp_path):
     before = (run_dir / "results" / "cot__synth-test.jsonl").read_text()
     run_eval(cfg, progress=False, benchmark_paths={"synth-test": str(data)})
     assert (run_dir / "results" / "cot__synth-test.jsonl").read_text() == before
+
+
+def test_a_name_equals_file_benchmark_is_reported_under_its_name(tiny_model_dir, tmp_path):
+    data = tmp_path / "mine.jsonl"
+    write_jsonl(data, list(generate_problems(2, seed=6, split="test")))
+    cfg = load_config(None, [f"model.name_or_path={tiny_model_dir}", "model.dtype=float32",
+                             f"run.output_dir={tmp_path}", "run.name=named", "generation.max_new_tokens=4"])
+    cfg.eval.benchmarks = [f"synth-test={data}"]
+    run_dir = run_eval(cfg, progress=False)
+    assert list(json.loads((run_dir / "summary.json").read_text())["cot"]) == ["synth-test"]
+    assert (run_dir / "results" / "cot__synth-test.jsonl").is_file()

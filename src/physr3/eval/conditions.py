@@ -118,8 +118,10 @@ def _solve(problem: Problem, cfg: Config) -> Conversation:
 
 
 register_condition("sft", "Base model + the SFT adapter, physr3's seven-tag solve prompt.", "sft_adapter",
-                   details=_solve_details("sft_adapter", "`physr3 sft --baseline` (section sft_baseline: "
-                                          "LoRA SFT, paper: lr 5e-5, batch 4, grad. accum. 8, 3 epochs)"))(_solve)
+                   details=_solve_details("sft_adapter", "`physr3 sft` (the paper's SFT baseline is `physr3 sft "
+                                          "--baseline`, section sft_baseline: LoRA SFT, lr 5e-5, batch 4, grad. "
+                                          "accum. 8, 3 epochs; the demo uses its Stage 1 adapter, the "
+                                          "reference that ours starts from)"))(_solve)
 register_condition("dpo", "Base model + the DPO (IPO) adapter, the seven-tag solve prompt.", "dpo_adapter",
                    details=_solve_details("dpo_adapter", "`physr3 dpo` (TRL DPOTrainer, loss_type='ipo', "
                                           "continuing the SFT adapter with the SFT adapter as frozen reference; "

@@ -153,7 +153,10 @@ def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
     switch = AdapterSwitch(base)
     summary: dict[str, dict[str, Any]] = {}
     for condition in cfg.eval.conditions:
-        for bench, problems in benchmarks.items():
+        for spec, problems in benchmarks.items():
+            bench = spec.split("=", 1)[0] if "=" in spec else spec  # "synth-test=FILE.jsonl" is "synth-test"
+            if sum(s.split("=", 1)[0] == bench for s in benchmarks) > 1:
+                bench = spec  # two files under one name: keep them apart
             safe = bench.replace("/", "_").replace("=", "_")
             rows = evaluate_condition(cfg, switch, tokenizer, condition, bench, problems,
                                       run_dir / "results" / f"{condition}__{safe}.jsonl", verifier, progress)
