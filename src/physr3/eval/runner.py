@@ -9,8 +9,9 @@ verdict on incorrect answers. `summary.json` aggregates accuracy, compliance, "n
 
 The base model is loaded once; a condition with an adapter generates from a copy of the base with that
 adapter merged in (plain-model decoding speed; the base conditions use the base itself). A condition with a
-`run` hook (Self-Refine: several model calls per problem) generates through it instead of one `generate` over its prompts; its per-item trace
-(critiques, verdicts, earlier attempts, retrieved chunks) is stored in the row under "trace".
+`run` hook (Self-Refine: several model calls per problem) generates through it instead of one `generate`
+over its prompts; its per-item trace (critiques, verdicts, earlier attempts, retrieved chunks) is stored in
+the row under "trace".
 """
 
 from __future__ import annotations
