@@ -8,10 +8,12 @@ Results come back in the caller's order.
 
 The decoding loop is our own, not `model.generate`: one prefill of the batch, then one token per step through
 the model's KV cache, and a row that finishes (end-of-sequence or a stop string) leaves the batch and the
-cache at once. `model.generate` keeps finished rows in the batch until the longest one ends; with a small
-model's lengths that is much of the work (a CoT batch of 12 from the demo: 3,154 tokens generated, 12 x 512
-row-steps decoded). When every row runs to the cap the two loops cost the same (benchmarks/generation.py:
-96.6 vs 91.5 tokens/s at batch 8). Log-probs are taken per step, so no logits are kept.
+cache at once. `model.generate` keeps finished rows in the batch until the longest one ends. On a CPU a
+decoding step of the 135M model has a large fixed cost (~65 ms at batch 1, ~95 ms at batch 8), so fewer rows
+save less time than they save row-steps: benchmarks/generation.py measured 67.4 vs 60.4 tokens/s (1.12x)
+at batch 8 with lengths from short to the 512 cap, and the same speed when every row runs to the cap. On a
+GPU, where a step's cost follows the batch, the saving is closer to the share of padded row-steps. Log-probs
+are taken per step, so no logits are kept.
 
 What a `Completion` holds, precisely:
 - `text`: the decoded continuation without special tokens, cut right after the first stop string (the stop
