@@ -2,7 +2,7 @@
 
     python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
 
-Runs the real refine loop (batched engine, symbolic verifier, feedback router with retrieval and sandbox)
+Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and sandbox)
 on generated problems and prints, measured in this run: seconds per step, the share of each phase
 (generation, verification, feedback, update), tokens/s, and the process's peak RSS. Targets from the issue:
 peak RSS <= 6 GB and generation >= 60% of the step. Without an SFT adapter the policy starts from the base
@@ -32,11 +32,10 @@ def main() -> None:
     from physr3.config import load_config
     from physr3.eval.answers import score_problem
     from physr3.feedback.router import FeedbackRouter
-    from physr3.models.engine import TransformersEngine
     from physr3.models.loading import load_model
     from physr3.synth.generate import generate_problems
     from physr3.train.adapters import policy_and_reference
-    from physr3.train.refine_trainer import RefineTrainer
+    from physr3.train.refine_trainer import RefineTrainer, rollout_engine
     from physr3.verify.registry import build_verifier
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,8 +48,7 @@ def main() -> None:
         base, tok = load_model(cfg.model)
         model = policy_and_reference(base, args.sft_adapter, cfg.lora)
         load_s = time.perf_counter() - t0
-        trainer = RefineTrainer(cfg, problems, model, tok,
-                                TransformersEngine(model, tok, batch_size=cfg.generation.batch_size),
+        trainer = RefineTrainer(cfg, problems, model, tok, rollout_engine(cfg, model, tok),
                                 build_verifier("symbolic", cfg), FeedbackRouter(cfg.feedback),
                                 lambda p, text: score_problem(p, text).correct, tmp)
         history = trainer.train(progress=False)

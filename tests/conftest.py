@@ -75,7 +75,7 @@ def formatted_tiny_dir(tiny_model_dir, tmp_path_factory):
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from physr3.prompts import build_revision_conversation, build_solve_conversation
+    from physr3.prompts import build_revision_conversation, build_solve_conversation, encode_prompt
     from physr3.synth.generate import generate_problems
 
     tok = AutoTokenizer.from_pretrained(tiny_model_dir)
@@ -87,8 +87,7 @@ def formatted_tiny_dir(tiny_model_dir, tmp_path_factory):
             # both the first-attempt and the revision context, so y2 is formatted as well
             for conv in (build_solve_conversation(p, fmt),
                          build_revision_conversation(p, FORMATTED_ANSWER, "Step 1 misreads the problem.", fmt)):
-                text = tok.apply_chat_template(conv, tokenize=False, add_generation_prompt=True)
-                prompts.append(tok(text, add_special_tokens=False)["input_ids"])
+                prompts.append(encode_prompt(tok, conv))
     torch.manual_seed(0)
     opt = torch.optim.Adam(model.parameters(), lr=1e-2)
     for step in range(48):

@@ -25,7 +25,7 @@ from typing import Any
 from physr3.config import Config
 from physr3.errors import UserError
 from physr3.eval.answers import score_problem
-from physr3.eval.benchmarks import load_benchmark
+from physr3.eval.benchmarks import load_benchmark, parse_spec
 from physr3.eval.conditions import condition_details, get_condition
 from physr3.models.types import SamplingParams
 from physr3.problems import JsonlAppender, Problem, write_text_atomic
@@ -155,8 +155,8 @@ def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
     summary: dict[str, dict[str, Any]] = {}
     for condition in cfg.eval.conditions:
         for spec, problems in benchmarks.items():
-            bench = spec.split("=", 1)[0] if "=" in spec else spec  # "synth-test=FILE.jsonl" is "synth-test"
-            if sum(s.split("=", 1)[0] == bench for s in benchmarks) > 1:
+            bench = parse_spec(spec)[0]  # "synth-test=FILE.jsonl" is reported as "synth-test"
+            if sum(parse_spec(s)[0] == bench for s in benchmarks) > 1:
                 bench = spec  # two files under one name: keep them apart
             safe = bench.replace("/", "_").replace("=", "_")
             rows = evaluate_condition(cfg, switch, tokenizer, condition, bench, problems,

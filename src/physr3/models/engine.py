@@ -105,7 +105,7 @@ class TransformersEngine:
         generated: list[list[int]] = [[] for _ in prompts]
         logprobs: list[list[float]] = [[] for _ in prompts]
         stop_window = max((len(s) for s in params.stop if s), default=0)  # a token holds >= 1 character
-        for _ in range(params.max_new_tokens):
+        for step in range(params.max_new_tokens):
             tokens, token_lp = _pick(logits, params)
             keep = []
             for k, (row, tok) in enumerate(zip(live, tokens.tolist())):
@@ -116,7 +116,7 @@ class TransformersEngine:
                         self._decode(generated[row][-stop_window:]), params.stop) is not None):
                     continue
                 keep.append(k)
-            if not keep or len(generated[live[keep[0]]]) >= params.max_new_tokens:
+            if not keep or step == params.max_new_tokens - 1:
                 break
             if len(keep) < len(live):  # finished rows leave the batch: no more compute spent on them
                 index = torch.tensor(keep, device=device)

@@ -44,20 +44,20 @@ class MergedMirror:
 
         self.adapter_name = adapter_name
         inner = peft_model.base_model.model  # the transformers model, with LoRA layers injected
-        self.layers = [(name, module) for name, module in inner.named_modules()
-                       if isinstance(module, LoraLayer) and adapter_name in module.lora_A]
-        if not self.layers:
+        layers = [(name, module) for name, module in inner.named_modules()
+                  if isinstance(module, LoraLayer) and adapter_name in module.lora_A]
+        if not layers:
             raise ValueError(f"adapter {adapter_name!r} adapts no layer of this model")
         self.model = copy.deepcopy(peft_model).merge_and_unload(adapter_names=[adapter_name]).eval()
         for param in self.model.parameters():
             param.requires_grad_(False)
-        self.targets = [self.model.get_submodule(name) for name, _ in self.layers]
+        self.pairs = [(layer, self.model.get_submodule(name)) for name, layer in layers]  # (LoRA layer, merged)
         self.sync()
 
     @torch.no_grad()
     def sync(self) -> None:
         """Rewrite every adapted weight as the (frozen) base weight plus the adapter's current delta."""
-        for (_, layer), target in zip(self.layers, self.targets):
+        for layer, target in self.pairs:
             delta = layer.get_delta_weight(self.adapter_name)
             target.weight.copy_(layer.base_layer.weight + delta.to(layer.base_layer.weight.dtype))
 

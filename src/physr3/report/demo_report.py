@@ -30,12 +30,7 @@ def conditions_section(eval_dir: Path) -> list[str]:
     path = eval_dir / "conditions.json"
     if not path.exists():
         return ["_No condition record found._", ""]
-    out = []
-    for name, info in json.loads(path.read_text()).items():
-        out += [f"### {name}", "", info["description"], ""]
-        if info.get("details"):
-            out += ["```", str(info["details"]).strip(), "```", ""]
-    return out
+    return tables.conditions_markdown(json.loads(path.read_text()))
 
 
 def training_section(root: Path, metrics: list[dict]) -> list[str]:

@@ -115,9 +115,7 @@ def write_report(run_dirs: list[str], out: str | None = None) -> Path:
         if record.is_file():
             details.update(json.loads(record.read_text()))
     if details:
-        write_text_atomic(out_dir / "conditions.md", "".join(
-            f"## {name}\n\n{info['description']}\n\n```\n{str(info.get('details') or '').strip()}\n```\n\n"
-            for name, info in details.items()))
+        write_text_atomic(out_dir / "conditions.md", "\n".join(tables.conditions_markdown(details, "##")))
     write_text_atomic(out_dir / "index.html", _html(sections, details))
     return out_dir
 

@@ -64,3 +64,14 @@ def latex(header: Sequence[str], rows: Sequence[Sequence[Cell]], digits: int = 1
         lines.append(" & ".join([esc(fmt(row[0]))] + cells) + r" \\")
     lines += [r"\bottomrule", r"\end{tabular}"]
     return "\n".join(lines) + "\n"
+
+
+def conditions_markdown(conditions: dict, heading: str = "###") -> list[str]:
+    """Markdown lines for evaluated conditions as recorded in an eval run's conditions.json
+    ({name: {"description", "details"}}): a heading, the description, the exact prompts and hyperparameters."""
+    out: list[str] = []
+    for name, info in conditions.items():
+        out += [f"{heading} {name}", "", info["description"], ""]
+        if info.get("details"):
+            out += ["```", str(info["details"]).strip(), "```", ""]
+    return out

@@ -9,8 +9,11 @@ inference mode and back, and re-asserts which parameters train, so the optimizer
 from __future__ import annotations
 
 import contextlib
+import os
+import shutil
 import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import torch
 from peft import LoraConfig as PeftLoraConfig
@@ -53,16 +56,12 @@ def policy_and_reference(base, sft_adapter: str | None, cfg: LoraConfig) -> Peft
 def save_policy_adapter(model: PeftModel, path) -> None:
     """Save the policy adapter as a plain adapter folder (PEFT nests a non-default name in a sub-folder),
     loadable by `PeftModel.from_pretrained(base, path)`; written to a temporary folder and renamed."""
-    import os
-    import shutil
-    from pathlib import Path
-
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", dir=path.parent))
     try:
         model.save_pretrained(tmp, selected_adapters=[POLICY])
-        src = tmp / POLICY if (tmp / POLICY).is_dir() else tmp
+        src = tmp / POLICY if _nested(str(tmp)) else tmp
         if path.exists():
             shutil.rmtree(path)
         os.replace(src, path)
@@ -72,8 +71,6 @@ def save_policy_adapter(model: PeftModel, path) -> None:
 
 def _nested(folder: str) -> bool:
     """PEFT saves a non-default adapter name into a sub-folder named after it."""
-    import os
-
     return os.path.isdir(os.path.join(folder, POLICY))
 
 

@@ -275,14 +275,24 @@ def load_training_problems(cfg: Config) -> list[Problem]:
     return problems
 
 
+def rollout_engine(cfg: Config, model, tokenizer):
+    """The engine that samples y1 and y2 from the policy adapter: a merged mirror of it
+    (`train.merged_generation`, physr3.models.merged) or the unmerged PEFT model itself."""
+    from physr3.models.engine import TransformersEngine
+    from physr3.models.merged import MergedPolicyEngine
+    from physr3.train.adapters import POLICY
+
+    if cfg.train.merged_generation:
+        return MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size)
+    return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+
+
 def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True) -> Path:
     """Build model, verifier and feedback from the config and train; resumes from the run folder if it can."""
     from physr3.eval.answers import score_problem
     from physr3.feedback.router import FeedbackRouter
-    from physr3.models.engine import TransformersEngine
     from physr3.models.loading import load_model
-    from physr3.models.merged import MergedPolicyEngine
-    from physr3.train.adapters import POLICY, policy_and_reference, save_policy_adapter
+    from physr3.train.adapters import policy_and_reference, save_policy_adapter
     from physr3.verify.registry import build_verifier
 
     problems = load_training_problems(cfg)
@@ -299,10 +309,7 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
         seed_everything(cfg.run.seed)
     base, tokenizer = load_model(cfg.model)
     model = policy_and_reference(base, cfg.train.sft_adapter, cfg.lora)
-    if cfg.train.merged_generation:
-        engine = MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size)
-    else:
-        engine = TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+    engine = rollout_engine(cfg, model, tokenizer)
     verifier = build_verifier(cfg.verifier.kind, cfg)
     router = FeedbackRouter(cfg.feedback)
 
@@ -313,8 +320,8 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
     if trainer.resume_if_possible():
         print(f"train: resumed {run_dir} at step {trainer.step}/{trainer.total}")
     trainer.train(progress=progress)
-    if trainer.world.rank == 0 and hasattr(verifier, "report"):  # judge calls, cache hits, parse failures, ...
-        print(f"train: verifier {verifier.report()}")
     if trainer.world.rank == 0:
+        if hasattr(verifier, "report"):  # judge calls, cache hits, parse failures, ...
+            print(f"train: verifier {verifier.report()}")
         save_policy_adapter(model, run_dir / "adapter")
     return run_dir

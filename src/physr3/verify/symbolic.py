@@ -7,9 +7,10 @@ model text). It checks every step in the order written and returns the first tha
 own step number, with error type MC | CM | CE and a one-sentence explanation of what is wrong and what
 was expected. A solution whose written steps all pass is error-free only when it is also complete (the
 target identified, the reasoning reaching its value, the final answer present and right: see
-"Completeness"); a truncated or off-topic solution never gets error_step 0. Registered as `"symbolic"` in `physr3.verify.registry`. Modules: `symbolic_gt` (the ground
-truth as evaluable instances), `symbolic_checks` (the per-step checks and `Tolerances`), this one (the
-walk over steps, blame, final answer, verdicts).
+"Completeness"); a truncated or off-topic solution never gets error_step 0. Registered as `"symbolic"` in
+`physr3.verify.registry`. Modules: `symbolic_gt` (the ground truth as evaluable instances),
+`symbolic_checks` (the per-step checks and `Tolerances`), this one (the walk over steps, blame, final
+answer, verdicts).
 
 How a step is read. Parenthesised remarks (holding `=`, or starting with a word and holding two:
 "(mass of the block)", "(from F = m a)", "(in N)") are dropped; the rest is split into clauses at `;`, `⇒`, ", so", " and ", " where ", " with ", ...; a
@@ -111,8 +112,8 @@ What is checked, and the type of a failure:
 
 Not in the format: a solution with no `Step k:` line gets `status="parse_error"` (error_step 0, type
 none; the reward's failure policy applies). Missing tags are tolerated: untagged steps are checked by
-content (the completeness rule applies to them too). A problem without a physr3.synth.gt record also gets `parse_error` (the verifier cannot judge),
-and so does an internal failure (counted in `counters["internal_errors"]`; never an exception).
+content (the completeness rule applies to them too). A problem without a physr3.synth.gt record also gets
+`parse_error` (the verifier cannot judge), and so does an internal failure (counted in `counters["internal_errors"]`; never an exception).
 
 Not covered: temperatures in °C/°F (offset units; the generator states K); a value of the right
 magnitude with the opposite sign is an error (no sign-convention leniency); a bare number cannot show a
