@@ -12,6 +12,8 @@ Reading rules (where written maths is ambiguous):
 - A name right after a number is a unit when it is a unit symbol; elsewhere a known variable wins, so in
   "m*g" with `m` defined in an earlier step, `m` is the mass, not the metre.
 - Juxtaposition multiplies ("2 a", "(m1 - m2) g"); a function name needs parentheses.
+- `log` is the natural logarithm, as in the verifier's reader (verify/mathparse) and in sympy, which writes the
+  ground truth's equations; base 10 is `log10`. One meaning per function name across both readers.
 
 `Expr` nodes render as Python source (`to_python`, for the sandboxed code: units become their SI factors,
 so the result is in SI base units) and evaluate with pint quantities (`evaluate`, host-side, to learn
@@ -34,7 +36,7 @@ class ExprError(ValueError):
 FUNCTIONS = {"sqrt": "math.sqrt", "sin": "math.sin", "cos": "math.cos", "tan": "math.tan",
              "asin": "math.asin", "acos": "math.acos", "atan": "math.atan", "arcsin": "math.asin",
              "arccos": "math.acos", "arctan": "math.atan", "exp": "math.exp", "ln": "math.log",
-             "log": "math.log10", "log10": "math.log10", "abs": "abs"}
+             "log": "math.log", "log10": "math.log10", "abs": "abs"}
 CONSTANTS = {"pi": "math.pi", "π": "math.pi"}
 # Unit symbols read as units (pint spelling on the right). Deliberately short: single letters that are
 # common variable names (a = annum, t = tonne, h = hour, g = gram) are units only right after a number.
@@ -225,7 +227,7 @@ def unit_identifier(symbol: str) -> str:
 
 _MATH = {"sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin, "acos": math.acos,
          "atan": math.atan, "arcsin": math.asin, "arccos": math.acos, "arctan": math.atan, "exp": math.exp,
-         "ln": math.log, "log": math.log10, "log10": math.log10}
+         "ln": math.log, "log": math.log, "log10": math.log10}
 _PREC = {"add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
 
 
