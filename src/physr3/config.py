@@ -116,17 +116,32 @@ class TrainConfig:
     beta: float = opt(0.1, "KL penalty weight β (paper: 0.1).")
     tau: float = opt(0.9, "Skip a problem when r1 > τ (paper: 0.9).")
     temperature: float = opt(1.0, "Sampling temperature for y1 and y2 (paper: 1.0).")
-    max_prompt_tokens: int = opt(512, "Prompt truncation (paper: 512).")
+    max_prompt_tokens: int = opt(1280, "Solve prompts longer than this are skipped before sampling and counted "
+                                 "(skipped_overlong), never truncated (paper: 512, without our ~359-token format "
+                                 "instruction; 1280 holds every shipped benchmark item and generated problem with it, "
+                                 "longest 1056 tokens, JEEBench).")
     max_attempt_tokens: int = opt(1240, "Cap on tokens per attempt (paper: 1240).")
     checkpoint_every: int = opt(10, "Save a resumable checkpoint every K steps.")
     advantage: str = opt("paper", "Weight of log π(y2): paper (r2, Eq. 2) | improvement (r2 − r1; not the paper's).",
                          ("paper", "improvement"))
     micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
-    kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3.",
+    kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3 (sampled-"
+                            "token estimators, written so their gradient is that of this KL; train/logprobs.py).",
                             ("full", "k1", "k3"))
     merged_generation: bool = opt(True, "Sample rollouts from a merged copy of the policy (W + ΔW, rewritten before "
                                   "each generation; ~1.5x faster decoding on CPU for one more copy of the base "
                                   "weights); false samples through the unmerged adapter.")
+    top_p: float = opt(1.0, "Nucleus mass for sampling y1 and y2 (not generation.top_p, the evaluation's). Only 1.0: the "
+                       "loss scores the full temperature-scaled distribution, so top_p < 1 is refused.")
+    max_revision_prompt_tokens: int = opt(4096, "Revision prompts (x, y1, feedback) longer than this are skipped before "
+                                          "sampling and counted (skipped_overlong), never truncated; holds a "
+                                          "max_prompt_tokens solve prompt, a max_attempt_tokens y1 and ~1.5k tokens "
+                                          "of feedback and instruction.")
+    mirror_dtype: str = opt("model", "dtype of the merged mirror that samples rollouts: model (the model's own) | "
+                            "float32 | bfloat16 | float16. The gap it leaves is logged every step (logp_gap).",
+                            ("model", "float32", "bfloat16", "float16"))
+    from_base: bool = opt(False, "Allow training without sft_adapter: the policy then starts from, and is held by "
+                          "the KL to, the base model (physr3 train --from-base).")
 
 
 @dataclass

@@ -87,7 +87,7 @@ def run_demo(cfg: Config, argv: list[str] | None = None, progress: bool = True) 
 
         sub = _sub(cfg, root, "train")
         sub.train.data, sub.train.sft_adapter = str(train_path), str(sft_adapter)
-        run_refine(sub, progress=progress)
+        run_refine(sub, progress=progress, resume=True)  # an interrupted demo continues (checked)
 
     def evaluate() -> None:
         from physr3.eval.runner import run_eval

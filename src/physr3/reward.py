@@ -22,6 +22,11 @@ e = 1 + (countable steps written before the error step), n = countable steps (th
 counts). With `reference_denominator`, n = `reference_n` (the ground truth's count) and e is capped at n.
 The outcome term needs `final_correct`; when it is None the term is left out (`RewardBreakdown` says so).
 
+Truncated solutions (generation hit its token cap, `truncated=True`): a verdict that finds no error in what
+was written (e = 0, e.g. an LLM judge reading correct steps cut off before the answer) gives reward 0, as an
+unfinished solution earns no full credit from any verifier; an error found in the written part keeps its
+e/(n+1) (< 1). (Not in the paper, which caps tokens but does not say how a cut-off solution scores.)
+
 Failed verdicts: `parse_error` follows `on_failure` (VerifierConfig.on_parse_failure): `min_reward` gives
 0.0 (the paper's "minimal reward"), `skip` gives None (the trainer drops the sample, TRL-style).
 `api_error` always gives None: a network failure says nothing about the solution.
@@ -62,6 +67,7 @@ def compute_reward(
     reference_n: int | None = None,
     final_correct: bool | None = None,
     on_failure: str = "min_reward",
+    truncated: bool = False,
 ) -> RewardBreakdown:
     """The reward with its breakdown; see the module docstring for every rule."""
     cfg = cfg or RewardConfig()
@@ -77,6 +83,9 @@ def compute_reward(
     raw_n = count_steps(solution, cfg.step_pattern)
     n = raw_n if raw_n else 1  # the paper: `len(matches) if matches else 1`
     e = verdict.error_step
+    if truncated and e == 0:
+        return RewardBreakdown(0.0, e=0, n=n, r_step=0.0, guards=["truncated"],
+                               notes=["truncated at the token cap with no error found: no full credit"])
 
     if e == 0:
         r_step = 1.0
@@ -137,9 +146,10 @@ def step_reward(
     reference_n: int | None = None,
     final_correct: bool | None = None,
     on_failure: str = "min_reward",
+    truncated: bool = False,
 ) -> float | None:
     """r = e/(n+1) (1.0 when error-free) with the guards of `cfg`; None means "skip this sample"."""
-    return compute_reward(verdict, solution, cfg, reference_n, final_correct, on_failure).reward
+    return compute_reward(verdict, solution, cfg, reference_n, final_correct, on_failure, truncated).reward
 
 
 def reward_fn(verdicts: list[Verdict], completions: list[str], cfg: RewardConfig | None = None,

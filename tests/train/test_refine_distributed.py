@@ -19,7 +19,7 @@ def _args(model_dir, out, name, data):
     return ["train", "--no-progress", f"model.name_or_path={model_dir}", "model.dtype=float32",
             f"run.output_dir={out}", f"run.name={name}", f"train.data={data}", "train.batch_size=2",
             "train.max_steps=2", "train.max_attempt_tokens=24", "train.temperature=0.0", "train.learning_rate=5e-3",
-            "train.checkpoint_every=1", "generation.batch_size=4"]
+            "train.checkpoint_every=1", "train.from_base=true", "generation.batch_size=4"]
 
 
 def test_two_process_data_parallel_matches_single_process(formatted_tiny_dir, tmp_path):

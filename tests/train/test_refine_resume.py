@@ -19,7 +19,7 @@ def _train(model_dir, out, name, data, extra=()):
     return [sys.executable, "-m", "physr3.cli", "train", "--no-progress", f"model.name_or_path={model_dir}",
             "model.dtype=float32", f"run.output_dir={out}", f"run.name={name}", f"train.data={data}",
             "train.batch_size=2", "train.max_steps=4", "train.max_attempt_tokens=24", "train.checkpoint_every=1",
-            "train.learning_rate=5e-3", "train.temperature=1.0", "generation.batch_size=4", *extra]
+            "train.learning_rate=5e-3", "train.temperature=1.0", "train.from_base=true", "generation.batch_size=4", *extra]
 
 
 def _rows(path):

@@ -22,6 +22,7 @@ What a `Completion` holds, precisely:
   end-of-sequence token when the model emitted one (so `text` may lack a few trailing characters of the
   last token, e.g. the newline of a ">\\n" token).
 - `finish_reason`: "stop" (end-of-sequence or a stop string) or "length" (hit `max_new_tokens`).
+- `prompt_ids`: the exact prompt ids the row was sampled from (the conversation's `encode_prompt`).
 - `logprobs` (when `params.return_logprobs`): log p(token | prefix) of each returned token under the
   model's RAW distribution (temperature 1, no top-p), i.e. what a teacher-forced forward pass gives; these
   are what policy-gradient losses need, whatever temperature was used to sample.
@@ -131,7 +132,7 @@ class TransformersEngine:
         for row, ids in enumerate(prompts):
             token_ids, text, reason = self._cut(generated[row], params.stop)
             lp = logprobs[row][: len(token_ids)] if params.return_logprobs else None
-            completions.append(Completion(text, token_ids, reason, len(ids), lp))
+            completions.append(Completion(text, token_ids, reason, len(ids), lp, prompt_ids=list(ids)))
         return completions
 
     def _cut(self, ids: list[int], stops: tuple[str, ...]) -> tuple[list[int], str, str]:

@@ -12,9 +12,12 @@ around it, one per use:
   never merged: merging and unmerging in place in bf16 would drift the frozen base weights, which the
   reference adapter shares.
 
-Merged and unmerged forward passes agree up to the rounding of W + ΔW in the model dtype (logits within
-~2e-5 in fp32 on the tiny test model; in bf16 the merged weight is rounded to bf16 once); the refine loss is
-computed with the unmerged policy, as before.
+Merged and unmerged forward passes agree up to the rounding of W + ΔW in the mirror's dtype (logits within
+~2e-5 in fp32 on the tiny test model; in bf16 the sum W + ΔW is formed in fp32 and rounded to bf16 once);
+the refine loss is computed with the unmerged policy, as before. The mirror's dtype is the model's unless
+`dtype` says otherwise (`train.mirror_dtype`): an fp32 mirror of a bf16 model holds W + ΔW exactly, at twice
+the memory and slower decoding. The refine loop measures the resulting sampled-vs-trained gap every step
+(`logp_gap` in metrics.jsonl).
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ def merged_copy(base: Any, adapter_path: str) -> Any:
 class MergedMirror:
     """A plain copy of a PEFT model's base whose adapted layers hold W + ΔW of one adapter (`sync()`)."""
 
-    def __init__(self, peft_model: Any, adapter_name: str):
+    def __init__(self, peft_model: Any, adapter_name: str, dtype: torch.dtype | None = None):
         from peft.tuners.lora import LoraLayer
 
         self.adapter_name = adapter_name
@@ -49,6 +52,8 @@ class MergedMirror:
         if not layers:
             raise ValueError(f"adapter {adapter_name!r} adapts no layer of this model")
         self.model = copy.deepcopy(peft_model).merge_and_unload(adapter_names=[adapter_name]).eval()
+        if dtype is not None:
+            self.model.to(dtype)
         for param in self.model.parameters():
             param.requires_grad_(False)
         self.pairs = [(layer, self.model.get_submodule(name)) for name, layer in layers]  # (LoRA layer, merged)
@@ -59,14 +64,16 @@ class MergedMirror:
         """Rewrite every adapted weight as the (frozen) base weight plus the adapter's current delta."""
         for layer, target in self.pairs:
             delta = layer.get_delta_weight(self.adapter_name)
-            target.weight.copy_(layer.base_layer.weight + delta.to(layer.base_layer.weight.dtype))
+            # Sum in fp32 and round once to the mirror's dtype (not ΔW rounded first, then the sum again).
+            target.weight.copy_(layer.base_layer.weight.float() + delta.float())
 
 
 class MergedPolicyEngine:
     """`Engine` that samples from the current weights of one adapter through a merged mirror."""
 
-    def __init__(self, peft_model: Any, adapter_name: str, tokenizer: Any, batch_size: int):
-        self.mirror = MergedMirror(peft_model, adapter_name)
+    def __init__(self, peft_model: Any, adapter_name: str, tokenizer: Any, batch_size: int,
+                 dtype: torch.dtype | None = None):
+        self.mirror = MergedMirror(peft_model, adapter_name, dtype)
         self.inner = TransformersEngine(self.mirror.model, tokenizer, batch_size=batch_size)
 
     def generate(self, conversations: list[Conversation], params: SamplingParams) -> list[Completion]:

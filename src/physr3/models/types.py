@@ -32,6 +32,9 @@ class Completion:
     finish_reason: str  # "stop" (eos or stop string) | "length"
     prompt_tokens: int
     logprobs: list[float] | None = field(default=None)
+    # The exact prompt ids the completion was sampled from (None from an engine that does not say); a
+    # policy-gradient loss scores `prompt_ids + token_ids` rather than re-encoding the conversation.
+    prompt_ids: list[int] | None = field(default=None)
 
 
 class Engine(Protocol):

@@ -103,4 +103,5 @@ class VLLMEngine:
             finish_reason="length" if seq.finish_reason == "length" else "stop",
             prompt_tokens=len(output.prompt_token_ids),
             logprobs=logprobs,
+            prompt_ids=list(output.prompt_token_ids),
         )

@@ -1,9 +1,9 @@
-"""Token log-probabilities of completions given chat prompts, batched, for the policy-gradient loss.
+"""Token log-probabilities of completions given their prompts, batched, for the policy-gradient loss.
 
-A completion's log-probability is taken under the exact token ids the engine generated (not a re-tokenised
-string), appended to the chat-templated prompt. Prompts longer than `max_prompt_tokens` keep their *last*
-tokens (the question is near the end of a revision prompt), completions longer than `max_completion_tokens`
-keep their first tokens; both caps mirror the paper's 512 / 1,240.
+A completion's log-probability is taken under the exact ids the engine sampled from and generated
+(`Attempt.prompt_ids + Attempt.completion_ids`): nothing here encodes or truncates a prompt, so the scored
+context is the sampled one (over-long prompts are skipped before sampling, physr3.train.refine). Logits are
+divided by each row's sampling temperature, so the scored distribution is the sampled one.
 """
 
 from __future__ import annotations
@@ -13,22 +13,12 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from physr3.models.types import Conversation
-from physr3.prompts import encode_prompt
-
 
 @dataclass
 class SequenceBatch:
     input_ids: torch.Tensor  # (B, T) right-padded
     attention_mask: torch.Tensor  # (B, T)
     completion_mask: torch.Tensor  # (B, T): 1 where the token at t is a completion token
-
-
-def prompt_ids(tokenizer, conversation: Conversation, max_prompt_tokens: int | None = None) -> list[int]:
-    ids = encode_prompt(tokenizer, conversation)  # the engine's encoding: scored = sampled context
-    if max_prompt_tokens is not None and len(ids) > max_prompt_tokens:
-        ids = ids[-max_prompt_tokens:]
-    return ids
 
 
 def build_batch(tokenizer, prompts: list[list[int]], completions: list[list[int]],
@@ -53,8 +43,12 @@ def build_batch(tokenizer, prompts: list[list[int]], completions: list[list[int]
     return SequenceBatch(input_ids, attention, completion)
 
 
-def token_logprobs(model, batch: SequenceBatch) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+def token_logprobs(model, batch: SequenceBatch, temperatures: torch.Tensor | None = None
+                   ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
     """Forward pass; returns (log-prob of each next token (B, K), its mask (B, K), logits (B, K, V)).
+
+    With `temperatures` (B,), each row's logits are divided by its temperature before the softmax, and the
+    returned logits are those scaled ones (the distribution that was sampled).
 
     Output position k scores input token `start + k + 1`, where `start` is the position just before the
     earliest completion token in the batch: the output-vocabulary projection runs only from there on
@@ -69,10 +63,22 @@ def token_logprobs(model, batch: SequenceBatch) -> tuple[torch.Tensor, torch.Ten
     out = model(input_ids=batch.input_ids.to(device), attention_mask=batch.attention_mask.to(device),
                 logits_to_keep=width - start)
     logits = out.logits[:, :-1, :].float()
+    if temperatures is not None:
+        logits = logits / temperatures.to(device=device, dtype=logits.dtype)[:, None, None]
     targets = batch.input_ids[:, start + 1 :].to(device)
     logp = torch.gather(F.log_softmax(logits, dim=-1), 2, targets.unsqueeze(-1)).squeeze(-1)
     mask = batch.completion_mask[:, start + 1 :].to(device).to(logp.dtype)
     return logp, mask, logits
+
+
+def raw_token_logprobs(logits: torch.Tensor, batch: SequenceBatch, temperatures: torch.Tensor | None = None
+                       ) -> torch.Tensor:
+    """Temperature-1 log-probs of the next tokens from `token_logprobs`'s (scaled) logits, no forward pass:
+    what the engines report as `Completion.logprobs`, for the sampled-vs-trained gap."""
+    if temperatures is not None:
+        logits = logits * temperatures.to(device=logits.device, dtype=logits.dtype)[:, None, None]
+    targets = batch.input_ids[:, batch.input_ids.shape[1] - logits.shape[1]:].to(logits.device)
+    return torch.gather(F.log_softmax(logits, dim=-1), 2, targets.unsqueeze(-1)).squeeze(-1)
 
 
 def masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
@@ -80,25 +86,39 @@ def masked_mean(values: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
     return (values * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)
 
 
-def kl_per_row(policy_logits: torch.Tensor, ref_logits: torch.Tensor, mask: torch.Tensor,
+def kl_per_row(policy_logits: torch.Tensor | None, ref_logits: torch.Tensor | None, mask: torch.Tensor,
                sampled_logp_policy: torch.Tensor | None = None, sampled_logp_ref: torch.Tensor | None = None,
                estimator: str = "full") -> torch.Tensor:
-    """KL(π_θ ‖ π_ref) per row, averaged over masked positions.
+    """KL(π_θ ‖ π_ref) per row, averaged over masked positions, as a LOSS term: its value estimates the KL and
+    its gradient is (in expectation over tokens sampled from π_θ) the gradient of KL(π_θ ‖ π_ref).
 
     - "full": the exact KL between the two next-token distributions at each position (sums over the
-      vocabulary; lowest variance, costs one (T, V) softmax more).
-    - "k1": log π_θ(y_t) − log π_ref(y_t) on the sampled tokens (unbiased, high variance, can be negative).
-    - "k3": (r − 1) − log r with r = π_ref(y_t)/π_θ(y_t) on the sampled tokens (unbiased, non-negative).
+      vocabulary; exact value and gradient, costs one (T, V) softmax more).
+    - "k1": log π_θ(y_t) − log π_ref(y_t) on the sampled tokens. Differentiated as written its gradient is
+      ∇log π_θ(y_t), which averages to zero over y_t ~ π_θ; here it enters as sg(k1) · ρ with
+      ρ = π_θ(y_t)/sg(π_θ(y_t)) (= 1 in value), whose gradient k1 · ∇log π_θ(y_t) is the score-function form
+      of ∇KL (as k2's gradient in verl's `kl_penalty`).
+    - "k3": (r − 1) − log r with r = π_ref(y_t)/π_θ(y_t), non-negative. Differentiated as written (TRL's GRPO
+      loss) its gradient averages to ∇KL(π_ref ‖ π_θ), the reverse KL; here it enters as ρ · k3, whose gradient
+      ∇k3 + k3 · ∇log π_θ(y_t) averages to ∇E_{π_θ}[k3] = ∇KL(π_θ ‖ π_ref).
+    tests/train/test_logprobs.py checks each estimator's gradient against the exact one.
     """
     if estimator == "full":
+        if policy_logits is None or ref_logits is None:
+            raise ValueError("KL estimator 'full' needs both models' logits")
         lp = F.log_softmax(policy_logits, dim=-1)
         lq = F.log_softmax(ref_logits, dim=-1)
         per_token = (lp.exp() * (lp - lq)).sum(-1)
     elif estimator in ("k1", "k3"):
         if sampled_logp_policy is None or sampled_logp_ref is None:
             raise ValueError(f"KL estimator {estimator!r} needs the sampled tokens' log-probs")
-        log_ratio = sampled_logp_ref - sampled_logp_policy
-        per_token = -log_ratio if estimator == "k1" else (log_ratio.exp() - 1) - log_ratio
+        lp, lq = sampled_logp_policy, sampled_logp_ref.detach()
+        ratio_one = torch.exp(lp - lp.detach())  # ρ: value 1, gradient ∇log π_θ(y_t)
+        if estimator == "k1":
+            per_token = (lp - lq).detach() * ratio_one
+        else:
+            log_r = lq - lp
+            per_token = ratio_one * ((log_r.exp() - 1) - log_r)
     else:
         raise ValueError(f"unknown KL estimator {estimator!r}; valid: full, k1, k3")
     return masked_mean(per_token, mask)

@@ -11,15 +11,30 @@ For each problem x in a batch (the loop never names a task; the verifier and fee
 7. loss = −mean_i[(mean_t log π_θ(y2|x,y1,p1) − sg(mean_t log π_θ(y1|x))) · r2 − β · KL(π_θ(·|x) ‖ π_ref(·|x))]
 
 Choices the paper leaves open, and what we do:
-- Token log-probs are averaged over each attempt's tokens (Appendix D), under the exact generated ids.
+- Every attempt is one `Attempt` record (physr3.train.attempt) from the engine to the loss: the loss scores
+  `attempt.prompt_ids + attempt.completion_ids`, the ids the engine sampled from and generated, and never
+  re-encodes a conversation. Token log-probs are averaged over each attempt's tokens (Appendix D).
+- Prompts over the caps are decided once, before sampling: a solve prompt over `train.max_prompt_tokens` or a
+  revision prompt over `train.max_revision_prompt_tokens` is skipped and counted (`skipped_overlong`), never
+  truncated (the paper truncates at 512; its prompts had no ~359-token format instruction).
+- The loss divides logits by each attempt's sampling temperature (`train.temperature`; greedy attempts are
+  scored at 1), so it scores the distribution that was sampled; `train.top_p` < 1 is refused for the same
+  reason. The KL terms use the same scaled distributions of policy and reference.
+- `logp_gap` (metrics): mean |engine log-prob − loss log-prob| per completion token over the first
+  micro-batch, and `importance_ratio` the mean of exp(loss − engine) per token, both from the loss's own
+  forward pass and on the raw (temperature-1) distributions the engines report. They measure how far the
+  sampling weights (the merged mirror, `train.mirror_dtype`) are from the trained ones.
+- A truncated attempt (finish reason "length") never gets reward 1 (physr3.reward, `truncated`); counted
+  as `truncated` in metrics.
 - The y1 term is detached (paper): it shifts the loss value but not the gradient, which is
   r2 · ∇ mean log π_θ(y2|…) − β ∇KL. With r2 ≥ 0 this is reward-weighted likelihood of the revision.
   `train.advantage=improvement` (not the paper's) weights by r2 − r1 instead, so a revision that is no better
   than the first attempt is not reinforced.
 - KL is measured along y1, the policy's own sample from π_θ(·|x): at every position of y1 we take
   KL between the policy's and the reference's next-token distributions. `train.kl_estimator`: `full` (exact
-  over the vocabulary per position, default, lowest variance), `k1` (log-ratio on the sampled token) or `k3`
-  ((r−1) − log r, non-negative). The reference is the frozen Stage 1 adapter (physr3.train.adapters).
+  over the vocabulary per position, default, lowest variance), `k1` or `k3` (sampled-token estimators written
+  as loss terms whose gradient is that of KL(π_θ ‖ π_ref), see `logprobs.kl_per_row`). The reference is the
+  frozen Stage 1 adapter (physr3.train.adapters); without one (`train.from_base`) it is the base model.
 - The batch mean runs over the problems that were not skipped; a step where all were skipped makes no update
   (but advances the data cursor and is logged).
 - Sampling is seeded per (run seed, step, attempt), so a resumed run draws the same samples.
@@ -39,13 +54,15 @@ from typing import Any
 import torch
 
 from physr3.config import Config
-from physr3.models.types import Completion, Engine, SamplingParams
+from physr3.errors import UserError
+from physr3.models.types import Conversation, Engine, SamplingParams
 from physr3.problems import Problem
-from physr3.prompts import build_revision_conversation, build_solve_conversation
+from physr3.prompts import build_revision_conversation, build_solve_conversation, encode_prompt
 from physr3.reward import step_reward
-from physr3.solution import count_steps
+from physr3.solution import count_steps, parse_solution
 from physr3.train.adapters import reference_active
-from physr3.train.logprobs import build_batch, kl_per_row, masked_mean, prompt_ids, token_logprobs
+from physr3.train.attempt import Attempt
+from physr3.train.logprobs import build_batch, kl_per_row, masked_mean, raw_token_logprobs, token_logprobs
 from physr3.verify.base import Verdict
 
 FeedbackFn = Callable[[Problem, str, Verdict], Any]  # returns an object with .text and .to_json()
@@ -57,33 +74,53 @@ UNREADABLE_FEEDBACK = (
 )
 
 
+def check_train_config(cfg: Config) -> None:
+    """Refuse, in one line, training settings under which the loss would not score what was sampled."""
+    t = cfg.train
+    if t.top_p != 1.0:
+        raise UserError(f"train.top_p={t.top_p:g}: training samples with top_p 1.0 only; the loss scores the whole "
+                        f"temperature-scaled distribution, so a nucleus-sampled attempt would be scored under a "
+                        f"distribution that is not the sampled one")
+    if t.temperature < 0:
+        raise UserError(f"train.temperature={t.temperature:g}: expected >= 0 (0 = greedy)")
+    for key in ("max_prompt_tokens", "max_revision_prompt_tokens", "max_attempt_tokens"):
+        if getattr(t, key) < 1:
+            raise UserError(f"train.{key}={getattr(t, key)}: expected an integer >= 1")
+
+
 @dataclass
 class Rollout:
     """Everything one problem went through in a step; logged to samples.jsonl."""
 
     problem: Problem
-    y1: Completion
-    v1: Verdict
-    r1: float | None
-    skipped: str | None = None  # "solved" (r1 > τ) | "verifier" (r1 is None) | None
+    y1: Attempt | None  # None: the solve prompt was over-long and nothing was sampled
+    skipped: str | None = None  # "overlong" | "solved" (r1 > τ) | "verifier" (r1 is None) | None
     feedback: Any = None
     feedback_text: str = ""
-    y2: Completion | None = None
-    v2: Verdict | None = None
-    r2: float | None = None
-    correct1: bool = False
-    correct2: bool | None = None
-    n1: int = 0
-    n2: int | None = None
+    y2: Attempt | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
+    # Read-only views used by the summaries and logs.
+    v1 = property(lambda self: self.y1.verdict if self.y1 else None)
+    r1 = property(lambda self: self.y1.reward if self.y1 else None)
+    correct1 = property(lambda self: bool(self.y1 and self.y1.correct))
+    n1 = property(lambda self: self.y1.n_steps if self.y1 else 0)
+    v2 = property(lambda self: self.y2.verdict if self.y2 else None)
+    r2 = property(lambda self: self.y2.reward if self.y2 else None)
+    correct2 = property(lambda self: self.y2.correct if self.y2 else None)
+    n2 = property(lambda self: self.y2.n_steps if self.y2 else None)
+
     def to_json(self) -> dict[str, Any]:
+        def verdict(v: Verdict | None) -> dict[str, Any] | None:
+            return v.to_json() | {"raw": None} if v is not None else None
+
         return {
             "id": self.problem.id, "family": self.problem.family, "skipped": self.skipped,
-            "y1": self.y1.text, "v1": self.v1.to_json() | {"raw": None}, "r1": self.r1, "correct1": self.correct1,
+            "y1": self.y1.text if self.y1 else None, "v1": verdict(self.v1), "r1": self.r1, "correct1": self.correct1,
             "feedback": self.feedback.to_json() if hasattr(self.feedback, "to_json") else self.feedback_text,
-            "y2": self.y2.text if self.y2 else None, "v2": self.v2.to_json() | {"raw": None} if self.v2 else None,
+            "y2": self.y2.text if self.y2 else None, "v2": verdict(self.v2),
             "r2": self.r2, "correct2": self.correct2, "n1": self.n1, "n2": self.n2,
+            "attempt1": self.y1.to_json() if self.y1 else None, "attempt2": self.y2.to_json() if self.y2 else None,
         }
 
 
@@ -92,22 +129,50 @@ class RefineStep:
 
     def __init__(self, cfg: Config, model, tokenizer, engine: Engine, verifier, feedback_fn: FeedbackFn,
                  answer_check: AnswerCheck):
+        check_train_config(cfg)
         self.cfg, self.model, self.tokenizer, self.engine = cfg, model, tokenizer, engine
         self.verifier, self.feedback_fn, self.answer_check = verifier, feedback_fn, answer_check
 
     # -- rollouts -------------------------------------------------------------------------------------
-    def _sample(self, conversations, seed: int) -> list[Completion]:
+    def sampling_params(self, seed: int) -> SamplingParams:
+        """Training sampling: `train.temperature` and `train.top_p` (not the evaluation's `generation.*`), with
+        the engine's log-probs for the sampled-vs-trained gap."""
         t = self.cfg.train
-        params = SamplingParams(max_new_tokens=t.max_attempt_tokens, temperature=t.temperature,
-                                top_p=self.cfg.generation.top_p, seed=seed)
+        return SamplingParams(max_new_tokens=t.max_attempt_tokens, temperature=t.temperature, top_p=t.top_p,
+                              seed=seed, return_logprobs=True)
+
+    def sample(self, conversations: list[Conversation], params: SamplingParams,
+               prompt_ids: list[list[int]] | None = None) -> list[Attempt]:
+        """Sample one attempt per conversation; `prompt_ids` are their encodings when already made."""
+        if prompt_ids is None:
+            prompt_ids = [encode_prompt(self.tokenizer, c) for c in conversations]
+        if not conversations:
+            return []
         self.model.eval()
         with torch.no_grad():
-            return self.engine.generate(conversations, params)
+            completions = self.engine.generate(conversations, params)
+        return [Attempt.from_completion(c, ids, params) for c, ids in zip(completions, prompt_ids, strict=True)]
 
-    def _reward(self, verdict: Verdict, problem: Problem, text: str, correct: bool) -> float | None:
-        gt_n = count_steps(problem.solution, self.cfg.reward.step_pattern) if problem.solution else None
-        return step_reward(verdict, text, self.cfg.reward, reference_n=gt_n, final_correct=correct,
-                           on_failure=self.cfg.verifier.on_parse_failure)
+    def _sample_capped(self, conversations: list[Conversation], cap: int, seed: int) -> list[Attempt | None]:
+        """Encode once, sample only the prompts within `cap` tokens; None for the over-long ones."""
+        ids = [encode_prompt(self.tokenizer, c) for c in conversations]
+        fit = [i for i, x in enumerate(ids) if len(x) <= cap]
+        sampled = self.sample([conversations[i] for i in fit], self.sampling_params(seed), [ids[i] for i in fit])
+        out: list[Attempt | None] = [None] * len(conversations)
+        for i, attempt in zip(fit, sampled):
+            out[i] = attempt
+        return out
+
+    def score(self, attempt: Attempt, problem: Problem, verdict: Verdict) -> Attempt:
+        """Fill in the verdict, parsed solution, answer check, step count and reward of an attempt."""
+        cfg = self.cfg
+        attempt.verdict, attempt.solution = verdict, parse_solution(attempt.text)
+        attempt.correct = self.answer_check(problem, attempt.text)
+        attempt.n_steps = count_steps(attempt.text, cfg.reward.step_pattern)
+        gt_n = count_steps(problem.solution, cfg.reward.step_pattern) if problem.solution else None
+        attempt.reward = step_reward(verdict, attempt.text, cfg.reward, reference_n=gt_n, final_correct=attempt.correct,
+                                     on_failure=cfg.verifier.on_parse_failure, truncated=attempt.truncated)
+        return attempt
 
     def rollouts(self, problems: Sequence[Problem], step: int) -> tuple[list[Rollout], dict[str, float]]:
         cfg, fmt = self.cfg, self.cfg.generation.format_instruction
@@ -115,23 +180,21 @@ class RefineStep:
         base_seed = cfg.run.seed * 1_000_003 + step * 2
 
         t0 = time.perf_counter()
-        y1s = self._sample([build_solve_conversation(p, fmt) for p in problems], base_seed)
+        y1s = self._sample_capped([build_solve_conversation(p, fmt) for p in problems], cfg.train.max_prompt_tokens,
+                                  base_seed)
         timing["generation"] += time.perf_counter() - t0
 
+        out = [Rollout(p, y, skipped=None if y else "overlong") for p, y in zip(problems, y1s)]
+        sampled = [ro for ro in out if ro.y1 is not None]
         t0 = time.perf_counter()
-        v1s = self.verifier.verify_batch([(p, y.text) for p, y in zip(problems, y1s)])
+        v1s = self.verifier.verify_batch([(ro.problem, ro.y1.text) for ro in sampled]) if sampled else []
         timing["verification"] += time.perf_counter() - t0
-
-        out: list[Rollout] = []
-        for p, y, v in zip(problems, y1s, v1s):
-            correct = self.answer_check(p, y.text)
-            r1 = self._reward(v, p, y.text, correct)
-            ro = Rollout(p, y, v, r1, correct1=correct, n1=count_steps(y.text, cfg.reward.step_pattern))
-            if r1 is None:
+        for ro, v in zip(sampled, v1s):
+            self.score(ro.y1, ro.problem, v)
+            if ro.r1 is None:
                 ro.skipped = "verifier"
-            elif r1 > cfg.train.tau:
+            elif ro.r1 > cfg.train.tau:
                 ro.skipped = "solved"
-            out.append(ro)
 
         active = [ro for ro in out if ro.skipped is None]
         t0 = time.perf_counter()
@@ -145,17 +208,19 @@ class RefineStep:
 
         if active:
             t0 = time.perf_counter()
-            y2s = self._sample([build_revision_conversation(ro.problem, ro.y1.text, ro.feedback_text, fmt)
-                                for ro in active], base_seed + 1)
+            y2s = self._sample_capped([build_revision_conversation(ro.problem, ro.y1.text, ro.feedback_text, fmt)
+                                       for ro in active], cfg.train.max_revision_prompt_tokens, base_seed + 1)
             timing["generation"] += time.perf_counter() - t0
+            for ro, y in zip(active, y2s):
+                ro.y2 = y
+                if y is None:
+                    ro.skipped = "overlong"
+            revised = [ro for ro in active if ro.y2 is not None]
             t0 = time.perf_counter()
-            v2s = self.verifier.verify_batch([(ro.problem, y.text) for ro, y in zip(active, y2s)])
+            v2s = self.verifier.verify_batch([(ro.problem, ro.y2.text) for ro in revised]) if revised else []
             timing["verification"] += time.perf_counter() - t0
-            for ro, y, v in zip(active, y2s, v2s):
-                ro.y2, ro.v2 = y, v
-                ro.correct2 = self.answer_check(ro.problem, y.text)
-                ro.r2 = self._reward(v, ro.problem, y.text, ro.correct2)
-                ro.n2 = count_steps(y.text, cfg.reward.step_pattern)
+            for ro, v in zip(revised, v2s):
+                self.score(ro.y2, ro.problem, v)
         return out, dict(timing)
 
     # -- loss -----------------------------------------------------------------------------------------
@@ -164,32 +229,33 @@ class RefineStep:
 
         `denominator` is the number of samples the mean runs over (all processes, under data parallel).
         """
-        cfg, t = self.cfg, self.cfg.train
+        t = self.cfg.train
         used = [ro for ro in rollouts if ro.y2 is not None and ro.r2 is not None]
         n = denominator if denominator is not None else len(used)
-        stats = {"loss": 0.0, "kl": 0.0, "logp_y1": 0.0, "logp_y2": 0.0, "used": float(len(used))}
+        stats: dict[str, Any] = {"loss": 0.0, "kl": 0.0, "logp_y1": 0.0, "logp_y2": 0.0, "used": float(len(used)),
+                                 "logp_gap": None, "importance_ratio": None}
         if not used or n == 0:
             return stats
-        fmt = cfg.generation.format_instruction
         # Dropout stays off (eval mode; gradients still flow): the log-probs in the loss must be those of the
         # distribution that sampled y1 and y2, and the reference pass must not be noisy either.
         self.model.eval()
         mb = max(1, t.micro_batch_size)
         for start in range(0, len(used), mb):
             chunk = used[start : start + mb]
-            x_ids = [prompt_ids(self.tokenizer, build_solve_conversation(ro.problem, fmt), t.max_prompt_tokens)
-                     for ro in chunk]
-            rev_ids = [prompt_ids(self.tokenizer, build_revision_conversation(ro.problem, ro.y1.text,
-                                                                              ro.feedback_text, fmt),
-                                  t.max_prompt_tokens + t.max_attempt_tokens + 512)
-                       for ro in chunk]
-            b1 = build_batch(self.tokenizer, x_ids, [ro.y1.token_ids for ro in chunk], t.max_attempt_tokens)
-            b2 = build_batch(self.tokenizer, rev_ids, [ro.y2.token_ids for ro in chunk], t.max_attempt_tokens)
+            a1, a2 = [ro.y1 for ro in chunk], [ro.y2 for ro in chunk]
+            # Exactly the sampled ids, at the sampling temperature: nothing is re-encoded or truncated here.
+            b1 = build_batch(self.tokenizer, [a.prompt_ids for a in a1], [a.completion_ids for a in a1])
+            b2 = build_batch(self.tokenizer, [a.prompt_ids for a in a2], [a.completion_ids for a in a2])
+            temp1 = torch.tensor([a.scoring_temperature for a in a1])
+            temp2 = torch.tensor([a.scoring_temperature for a in a2])
 
             with torch.no_grad(), reference_active(self.model):
-                ref_lp1, _, ref_logits = token_logprobs(self.model, b1)
-            pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1)
-            pol_lp2, mask2, _ = token_logprobs(self.model, b2)
+                ref_lp1, _, ref_logits = token_logprobs(self.model, b1, temp1)
+            pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1, temp1)
+            pol_lp2, mask2, pol_logits2 = token_logprobs(self.model, b2, temp2)
+            if start == 0:  # the sampled-vs-trained gap, from this forward pass (no extra one)
+                stats.update(_gap([(a1, b1, pol_logits, temp1, mask1), (a2, b2, pol_logits2, temp2, mask2)]))
+            del pol_logits2
 
             mean_lp1 = masked_mean(pol_lp1, mask1).detach()  # the paper's detached first-attempt baseline
             mean_lp2 = masked_mean(pol_lp2, mask2)
@@ -210,35 +276,57 @@ class RefineStep:
         return stats
 
 
+@torch.no_grad()
+def _gap(parts) -> dict[str, float | None]:
+    """Mean |engine − loss| log-prob per completion token and mean exp(loss − engine), over the rows whose
+    engine reported log-probs for every scored token (temperature-1 distributions on both sides)."""
+    diffs = []
+    for attempts, batch, logits, temps, mask in parts:
+        raw = raw_token_logprobs(logits.detach(), batch, temps)
+        for row, attempt in enumerate(attempts):
+            scored = raw[row][mask[row].bool()]
+            if attempt.logprobs is None or len(attempt.logprobs) != scored.numel():
+                continue  # no engine log-probs, or an empty completion scored on its eos
+            diffs.append(scored.double().cpu() - torch.tensor(attempt.logprobs, dtype=torch.float64))
+    if not diffs:
+        return {"logp_gap": None, "importance_ratio": None}
+    d = torch.cat(diffs)
+    return {"logp_gap": d.abs().mean().item(), "importance_ratio": d.exp().mean().item()}
+
+
 def summarize(rollouts: list[Rollout]) -> dict[str, Any]:
     """Per-step statistics the paper did not log: skip rate, transitions, error types, step counts."""
     n = len(rollouts)
-    r1 = [ro.r1 for ro in rollouts if ro.r1 is not None]
+    sampled = [ro for ro in rollouts if ro.y1 is not None]
+    r1 = [ro.r1 for ro in sampled if ro.r1 is not None]
     revised = [ro for ro in rollouts if ro.y2 is not None]
     r2 = [ro.r2 for ro in revised if ro.r2 is not None]
     trans = Counter(f"{'R' if ro.correct1 else 'W'}{'R' if ro.correct2 else 'W'}" for ro in revised)
     paired = [(ro.r1, ro.r2) for ro in revised if ro.r1 is not None and ro.r2 is not None]
-    types1 = Counter(ro.v1.error_type for ro in rollouts if ro.v1.ok)
+    types1 = Counter(ro.v1.error_type for ro in sampled if ro.v1 is not None and ro.v1.ok)
     types2 = Counter(ro.v2.error_type for ro in revised if ro.v2 is not None and ro.v2.ok)
     mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
     return {
         "problems": n,
+        "sampled": len(sampled),
         "skipped_solved": sum(ro.skipped == "solved" for ro in rollouts),
         "skipped_verifier": sum(ro.skipped == "verifier" for ro in rollouts),
+        "skipped_overlong": sum(ro.skipped == "overlong" for ro in rollouts),
         "skip_rate": sum(ro.skipped is not None for ro in rollouts) / n if n else 0.0,
+        "truncated": sum(ro.y1.truncated for ro in sampled) + sum(ro.y2.truncated for ro in revised),
         "r1_mean": mean(r1), "r1": r1,
         "r2_mean": mean(r2), "r2": r2,
-        "acc_y1": mean([float(ro.correct1) for ro in rollouts]),
+        "acc_y1": mean([float(ro.correct1) for ro in sampled]),
         "acc_y2": mean([float(bool(ro.correct2)) for ro in revised]),
         "transitions": {k: trans.get(k, 0) for k in ("RR", "RW", "WR", "WW")},
         # Did the feedback help at all? Eq. 2 reinforces every revision with r2 > 0, better or not.
         "revisions": {"better": sum(b > a for a, b in paired), "same": sum(b == a for a, b in paired),
                       "worse": sum(b < a for a, b in paired)},
         "error_types_y1": dict(types1), "error_types_y2": dict(types2),
-        "verifier_failures": sum(not ro.v1.ok for ro in rollouts)
+        "verifier_failures": sum(ro.v1 is not None and not ro.v1.ok for ro in sampled)
         + sum(ro.v2 is not None and not ro.v2.ok for ro in revised),
-        "n_steps_y1": mean([float(ro.n1) for ro in rollouts]),
+        "n_steps_y1": mean([float(ro.n1) for ro in sampled]),
         "n_steps_y2": mean([float(ro.n2) for ro in revised if ro.n2 is not None]),
-        "generated_tokens": sum(len(ro.y1.token_ids) for ro in rollouts)
-        + sum(len(ro.y2.token_ids) for ro in revised),
+        "generated_tokens": sum(len(ro.y1.completion_ids) for ro in sampled)
+        + sum(len(ro.y2.completion_ids) for ro in revised),
     }
