@@ -20,6 +20,8 @@ def test_demo_runs_every_stage_and_resumes(formatted_tiny_dir, tmp_path, capsys)
                  "train/adapter/adapter_config.json", "train/metrics.jsonl", "eval/summary.json", "report.md",
                  "reward_curves.png", "config.yaml", "run.json"):
         assert (root / path).exists(), path
+    metrics = [json.loads(x) for x in (root / "train" / "metrics.jsonl").read_text().splitlines()]
+    assert metrics and all({"logp_gap", "importance_ratio", "skipped_overlong", "truncated"} <= set(m) for m in metrics)
     summary = json.loads((root / "eval" / "summary.json").read_text())
     assert set(summary) == {"cot", "sft", "ours"} and summary["ours"]["synth-test"]["n"] == 2
     report = (root / "report.md").read_text()

@@ -24,8 +24,8 @@ What a `Completion` holds, precisely:
 - `finish_reason`: "stop" (end-of-sequence or a stop string) or "length" (hit `max_new_tokens`).
 - `prompt_ids`: the exact prompt ids the row was sampled from (the conversation's `encode_prompt`).
 - `logprobs` (when `params.return_logprobs`): log p(token | prefix) of each returned token under the
-  model's RAW distribution (temperature 1, no top-p), i.e. what a teacher-forced forward pass gives; these
-  are what policy-gradient losses need, whatever temperature was used to sample.
+  model's RAW distribution (temperature 1, no top-p), i.e. what a teacher-forced forward pass gives; the
+  refine loop compares them with its own forward pass (`logp_gap`) to measure the sampled-vs-trained gap.
 
 Sampling: `temperature == 0` is greedy; otherwise multinomial sampling with temperature and top-p (top-k
 off). A `seed` makes a call reproducible for the same inputs and batch size (the global RNG state is

@@ -54,6 +54,10 @@ def training_section(root: Path, metrics: list[dict]) -> list[str]:
         f"- step reward of the revision against the first attempt: r2 > r1 in {revisions['better']}, "
         f"r2 = r1 in {revisions['same']}, r2 < r1 in {revisions['worse']} (Eq. 2 reinforces every revision with "
         f"r2 > 0, better or worse).",
+        f"- over-long prompts skipped before sampling: {sum(m.get('skipped_overlong', 0) for m in metrics)}; "
+        f"truncated attempts (token cap; never rewarded 1): {sum(m.get('truncated', 0) for m in metrics)}; "
+        f"sampled-vs-trained log-prob gap per token: first step {tables.fmt(first.get('logp_gap'), 4)}, "
+        f"last step {tables.fmt(last.get('logp_gap'), 4)}.",
         f"- mean r1: first step {tables.fmt(first['r1_mean'], 3)}, last step {tables.fmt(last['r1_mean'], 3)}; "
         f"mean r2: first {tables.fmt(first['r2_mean'], 3)}, last {tables.fmt(last['r2_mean'], 3)}.",
         f"- mean step count of y1 (reward-hacking monitor): first step {tables.fmt(first['n_steps_y1'], 1)}, "

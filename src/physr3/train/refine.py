@@ -254,7 +254,8 @@ class RefineStep:
             pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1, temp1)
             pol_lp2, mask2, pol_logits2 = token_logprobs(self.model, b2, temp2)
             if start == 0:  # the sampled-vs-trained gap, from this forward pass (no extra one)
-                stats.update(_gap([(a1, b1, pol_logits, temp1, mask1), (a2, b2, pol_logits2, temp2, mask2)]))
+                stats.update(_gap([(a1, b1, pol_logits, temp1, mask1, pol_lp1),
+                                   (a2, b2, pol_logits2, temp2, mask2, pol_lp2)]))
             del pol_logits2
 
             mean_lp1 = masked_mean(pol_lp1, mask1).detach()  # the paper's detached first-attempt baseline
@@ -281,8 +282,9 @@ def _gap(parts) -> dict[str, float | None]:
     """Mean |engine − loss| log-prob per completion token and mean exp(loss − engine), over the rows whose
     engine reported log-probs for every scored token (temperature-1 distributions on both sides)."""
     diffs = []
-    for attempts, batch, logits, temps, mask in parts:
-        raw = raw_token_logprobs(logits.detach(), batch, temps)
+    for attempts, batch, logits, temps, mask, logp in parts:
+        # At temperature 1 the loss's log-probs are the raw ones; otherwise one more log-softmax, no forward.
+        raw = logp.detach() if bool((temps == 1).all()) else raw_token_logprobs(logits.detach(), batch, temps)
         for row, attempt in enumerate(attempts):
             scored = raw[row][mask[row].bool()]
             if attempt.logprobs is None or len(attempt.logprobs) != scored.numel():
