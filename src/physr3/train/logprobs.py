@@ -97,9 +97,10 @@ def kl_per_row(policy_logits: torch.Tensor | None, ref_logits: torch.Tensor | No
     - "k1": log π_θ(y_t) − log π_ref(y_t) on the sampled tokens. Differentiated as written its gradient is
       ∇log π_θ(y_t), which averages to zero over y_t ~ π_θ; here it enters as sg(k1) · ρ with
       ρ = π_θ(y_t)/sg(π_θ(y_t)) (= 1 in value), whose gradient k1 · ∇log π_θ(y_t) is the score-function form
-      of ∇KL (as k2's gradient in verl's `kl_penalty`).
-    - "k3": (r − 1) − log r with r = π_ref(y_t)/π_θ(y_t), non-negative. Differentiated as written (TRL's GRPO
-      loss) its gradient averages to ∇KL(π_ref ‖ π_θ), the reverse KL; here it enters as ρ · k3, whose gradient
+      of ∇KL (also the gradient of k2 = ½ k1²).
+    - "k3": (r − 1) − log r with r = π_ref(y_t)/π_θ(y_t), non-negative. Differentiated as written (as TRL's GRPO
+      loss adds it) its gradient (1 − r) ∇log π_θ averages to −E_{π_ref}[∇log π_θ] = ∇KL(π_ref ‖ π_θ), the other
+      direction (see also Shah et al. 2025, "A Comedy of Estimators"); here it enters as ρ · k3, whose gradient
       ∇k3 + k3 · ∇log π_θ(y_t) averages to ∇E_{π_θ}[k3] = ∇KL(π_θ ‖ π_ref).
     tests/train/test_logprobs.py checks each estimator's gradient against the exact one.
     """

@@ -103,15 +103,12 @@ class RefineTrainer:
 
     # -- collectives (accelerate; tensors on the training device) --------------------------------------------
     def sum_over_processes(self, value: int) -> int:
-        if self.world_size == 1:
-            return value
         t = torch.tensor([value], dtype=torch.long, device=self.accelerator.device)
         return int(self.accelerator.reduce(t, reduction="sum").item())
 
     def all_reduce_grads(self) -> None:
-        """Sum the policy gradients over processes (each already divided by the global sample count)."""
-        if self.world_size == 1:
-            return
+        """Sum the policy gradients over processes (each already divided by the global sample count); in one
+        process accelerate's reduce returns its input (a copy of the small LoRA gradients)."""
         for p in self.params:
             if p.grad is None:
                 p.grad = torch.zeros_like(p)
