@@ -78,6 +78,8 @@ class SynthConfig:
                      ("train", "test", "all"))
     test_fraction: float = opt(0.2, "Share of problem instances assigned to the test split.")
     holdout_families: list[str] = opt([], "Families that appear only in the test split (generalisation tests).")
+    levels: list[int] = opt([], "Difficulty levels to draw from (1 = one governing equation, 2 = two or three, "
+                            "3 = four or more; empty = all).")
     control_fraction: float = opt(0.1, "With --inject: share of lines left as untouched ground truth.")
 
 
