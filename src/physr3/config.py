@@ -105,6 +105,9 @@ class SFTConfig:
     warmup_ratio: float = opt(0.03, "Linear warm-up share of steps.")
     gradient_checkpointing: bool = opt(False, "Trade compute for memory.")
     save_steps: int = opt(50, "Save a resumable trainer checkpoint every this many optimizer steps.")
+    revision_fraction: float = opt(0.0, "Share of revision examples (x, y1 with an injected error, the router's "
+                                   "feedback) -> y* mixed into the data (Stage 1b, not the paper's; "
+                                   "physr3.train.revision_warmup). 0 = off.")
 
 
 @dataclass

@@ -95,6 +95,15 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
         raise UserError(f"{section_name}.data is not set: give a JSONL of problems with a seven-tag `solution`")
     problems = read_problems(section.data)
     rows = sft_records(problems, cfg.generation.format_instruction, section.data)
+    revision_stats: dict[str, int] = {}
+    if section.revision_fraction > 0:
+        from physr3.train.revision_warmup import revision_records
+
+        extra, counts = revision_records(problems, cfg, section.revision_fraction, cfg.run.seed)
+        rows += extra
+        revision_stats = dict(counts)
+        print(f"sft: {len(extra)} revision examples mixed into {len(problems)} solve examples "
+              f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()) if v)})")
     run_dir = prepare_run(cfg, section_name.replace("_", "-"), argv)
     base, tokenizer = load_model(cfg.model)
     _check_lengths(rows, tokenizer, section.max_length, f"{section_name}.max_length")
@@ -113,7 +122,7 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
     trainer.model.save_pretrained(str(adapter))
     tokenizer.save_pretrained(str(adapter))
     summary: dict[str, Any] = {"train_loss": result.training_loss, "steps": result.global_step,
-                               "problems": len(problems)}
+                               "problems": len(problems), "revision": revision_stats}
     if section.eval_data:
         # The adapter is saved: merge it in place so the held-out generation runs at plain-model speed.
         merged = trainer.model.merge_and_unload()

@@ -13,7 +13,6 @@ from __future__ import annotations
 from physr3.synth import (
     Family,
     between,
-    choice,
     compute,
     const,
     distractor,
