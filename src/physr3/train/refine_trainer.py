@@ -141,8 +141,9 @@ class RefineTrainer:
 
     def _save(self) -> None:
         if self.world.rank == 0:
+            keep = self.cfg.train.keep_checkpoints or 10**9  # 0 = keep all
             ckpt.save_checkpoint(self.run_dir, self.step, self.model, self.optimizer, self.scheduler,
-                                 {"step": self.step, **self.cursor.state()})
+                                 {"step": self.step, **self.cursor.state()}, keep_last=keep)
 
     def train(self, progress: bool = True) -> list[dict[str, Any]]:
         from tqdm import tqdm

@@ -79,7 +79,9 @@ def trainer_kwargs(section, seed: int, out_dir: Path, use_cpu: bool) -> dict[str
 def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
     from trl import SFTConfig as TRLSFTConfig
 
-    return TRLSFTConfig(**trainer_kwargs(section, cfg.run.seed, out_dir, use_cpu))
+    kwargs = trainer_kwargs(section, cfg.run.seed, out_dir, use_cpu)
+    kwargs["max_steps"] = section.max_steps if section.max_steps is not None else -1
+    return TRLSFTConfig(**kwargs)
 
 
 def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = None, resume: bool = False) -> Path:
@@ -109,12 +111,19 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
     _check_lengths(rows, tokenizer, section.max_length, f"{section_name}.max_length")
     use_cpu = not torch.cuda.is_available()
     trainer_dir = run_dir / "trainer"
+    if section.init_adapter:
+        # Continue an existing adapter (trainable), like the DPO recipe does with the SFT adapter.
+        from peft import PeftModel
+
+        model, peft_config = PeftModel.from_pretrained(base, section.init_adapter, is_trainable=True), None
+    else:
+        model, peft_config = base, peft_lora_config(cfg.lora)
     trainer = SFTTrainer(
-        model=base,
+        model=model,
         args=_trl_args(section, cfg, trainer_dir, use_cpu),
         train_dataset=Dataset.from_list(rows),
         processing_class=tokenizer,
-        peft_config=peft_lora_config(cfg.lora),
+        peft_config=peft_config,
     )
     has_checkpoint = resume and any(trainer_dir.glob("checkpoint-*"))
     result = trainer.train(resume_from_checkpoint=True if has_checkpoint else None)
