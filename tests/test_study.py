@@ -54,3 +54,9 @@ def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tm
     assert main(args) == 0  # resumes: trained stages are reused
     out = capsys.readouterr().out
     assert "sft: reusing" in out and "refine: reusing" in out and "dpo: reusing" in out
+
+
+def test_unknown_variant_is_refused_before_any_work(tmp_path, capsys):
+    assert main(["study", f"run.output_dir={tmp_path}", "study.variants=[paper,bogus]"]) == 2
+    assert "study.variants: unknown advantage(s) bogus; valid: paper, improvement" in capsys.readouterr().err
+    assert not (tmp_path / "cpu-study").exists() and not any(tmp_path.iterdir())
