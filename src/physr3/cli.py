@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sandbox": ("sandbox", "Run one Python file in the sandbox and print the JSON result."),
     "eval": ("eval", "Evaluate conditions (cot, rag, sft, dpo, ours, self-refine) on benchmarks; resumable."),
     "report": ("report", "Paper-style tables, plots and an HTML page from eval runs."),
+    "study": ("study", "Does the method work here? CoT/SFT/SFT-continued/DPO/refine variants on held-out problems, with CIs."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

@@ -78,6 +78,8 @@ class SynthConfig:
                      ("train", "test", "all"))
     test_fraction: float = opt(0.2, "Share of problem instances assigned to the test split.")
     holdout_families: list[str] = opt([], "Families that appear only in the test split (generalisation tests).")
+    levels: list[int] = opt([], "Difficulty levels to draw from (1 = one governing equation, 2 = two or three, "
+                            "3 = four or more; empty = all).")
     control_fraction: float = opt(0.1, "With --inject: share of lines left as untouched ground truth.")
 
 
@@ -103,6 +105,12 @@ class SFTConfig:
     warmup_ratio: float = opt(0.03, "Linear warm-up share of steps.")
     gradient_checkpointing: bool = opt(False, "Trade compute for memory.")
     save_steps: int = opt(50, "Save a resumable trainer checkpoint every this many optimizer steps.")
+    init_adapter: str | None = opt(None, "Continue training this PEFT adapter instead of a fresh LoRA (the "
+                                   "study's SFT-continued control); its own LoRA settings carry over.")
+    max_steps: int | None = opt(None, "Stop after this many optimizer steps (None = by epochs).")
+    revision_fraction: float = opt(0.0, "Share of revision examples (x, y1 with an injected error, the router's "
+                                   "feedback) -> y* mixed into the data (Stage 1b, not the paper's; "
+                                   "physr3.train.revision_warmup). 0 = off.")
 
 
 @dataclass
@@ -122,6 +130,8 @@ class TrainConfig:
                                  "longest 1056 tokens, JEEBench).")
     max_attempt_tokens: int = opt(1240, "Cap on tokens per attempt (paper: 1240).")
     checkpoint_every: int = opt(10, "Save a resumable checkpoint every K steps.")
+    keep_checkpoints: int = opt(2, "Checkpoints kept in the run folder (0 = all; the study's learning curves "
+                                   "evaluate every one).")
     advantage: str = opt("paper", "Weight of log π(y2): paper (r2, Eq. 2) | improvement (r2 − r1; not the paper's).",
                          ("paper", "improvement"))
     micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
@@ -237,6 +247,24 @@ class DemoConfig:
 
 
 @dataclass
+class StudyConfig:
+    level: int | None = opt(1, "Difficulty level of the generated problems (1-3; None = all levels).")
+    n_train: int = opt(64, "Generated training problems (the SFT data and the refine problems).")
+    n_test: int = opt(200, "Held-out generated problems (other seed, other side of the content split).")
+    refine_steps: int = opt(8, "Optimizer steps of each refine run; the SFT-continued and DPO controls take as "
+                               "many (equal number of updates).")
+    variants: list[str] = opt(["paper", "improvement"], "Refine advantage variants, one condition each "
+                                                        "(train.advantage values).")
+    revision_fraction: float = opt(0.0, "> 0: also Stage 1 with revision warm-up at this share, then `paper` "
+                                        "(condition ours-paper-warmup).")
+    curve_every: int = opt(2, "Held-out r1 of each refine run every this many steps (its checkpoints).")
+    curve_n: int = opt(50, "Held-out problems the learning curve is measured on (the first of the test set).")
+    bootstrap: int = opt(1000, "Bootstrap resamples for the 95% intervals.")
+    stages: list[str] = opt(["data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report"],
+                            "Stages to run, in order; finished ones are reused (resume).")
+
+
+@dataclass
 class Config:
     run: RunConfig = field(default_factory=RunConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -252,6 +280,7 @@ class Config:
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     demo: DemoConfig = field(default_factory=DemoConfig)
+    study: StudyConfig = field(default_factory=StudyConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -71,6 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--test-fraction", type=float, help="Share of instances in test (synth.test_fraction).")
     parser.add_argument("--holdout-families", nargs="+", metavar="FAMILY",
                         help="Families only in the test split (synth.holdout_families).")
+    parser.add_argument("--level", nargs="+", type=int, metavar="LEVEL",
+                        help="Only families of these difficulty levels, 1-3 (synth.levels).")
     parser.add_argument("--inject", action="store_true", help="Write erroneous solutions with error labels.")
     parser.add_argument("--control-fraction", type=float,
                         help="With --inject: share of untouched controls (synth.control_fraction).")
@@ -92,6 +94,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "split": pick(args.split, sc.split),
         "test_fraction": pick(args.test_fraction, sc.test_fraction),
         "holdout_families": pick(_names(args.holdout_families), list(sc.holdout_families)),
+        "levels": pick(args.level, list(sc.levels)),
         "control_fraction": pick(args.control_fraction, sc.control_fraction),
         "error_types": tuple(args.error_types or ERROR_TYPES),
     }
@@ -103,17 +106,28 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _list(s: dict[str, Any]) -> int:
-    fams = select_families(s["families"], s["domains"])
+    fams = select_families(s["families"], s["domains"], s["levels"])
     for f in fams:
-        print(f"{f.name:<40} {f.domain:<16} {f.kind:<8} {len(f.steps)} steps  inject: "
+        print(f"{f.name:<40} {f.domain:<16} {f.kind:<8} level {f.level}  {len(f.steps)} steps  inject: "
               f"{' '.join(operator_types(f))}")
     print(f"synth: {len(fams)} families", file=sys.stderr)
     return 0
 
 
+def _level_table(counts: Counter[tuple[int, str]], what: str) -> str:
+    """Counts per difficulty level (rows) and domain (columns), for --check."""
+    domains = sorted({d for _, d in counts})
+    lines = [f"synth: {what} per level and domain", "  level  " + "  ".join(f"{d:>16}" for d in domains)
+             + f"  {'all':>6}"]
+    for level in sorted({lv for lv, _ in counts}):
+        row = [counts[(level, d)] for d in domains]
+        lines.append(f"  {level:>5}  " + "  ".join(f"{c:>16}" for c in row) + f"  {sum(row):>6}")
+    return "\n".join(lines)
+
+
 def _check_families(s: dict[str, Any], seeds: int, inject: bool) -> int:
     """Self-check every selected family over `seeds` seeds; report every failing family."""
-    fams = select_families(s["families"], s["domains"])
+    fams = select_families(s["families"], s["domains"], s["levels"])
     start, failures, checked = time.time(), [], 0
     for fam in fams:
         seed = None
@@ -135,6 +149,7 @@ def _check_families(s: dict[str, Any], seeds: int, inject: bool) -> int:
             failures.append(f"family {fam.name!r} seed {seed}: {type(exc).__name__}: {exc}")
     for msg in failures:
         print(f"physr3 synth: check FAILED: {msg}", file=sys.stderr)
+    print(_level_table(Counter((f.level, f.domain) for f in fams), "families"), file=sys.stderr)
     print(f"synth: checked {checked} problems of {len(fams)} families ({seeds} seeds each"
           f"{', with injection' if inject else ''}) in {time.time() - start:.1f} s: "
           f"{len(failures)} failing famil{'y' if len(failures) == 1 else 'ies'}", file=sys.stderr)
@@ -151,14 +166,16 @@ def main(args: argparse.Namespace) -> int:
         raise UserError("--out FILE is required (or use --check / --list)")
     n, start = s["n"], time.time()
     counts: Counter[str] = Counter()
+    per_level: Counter[tuple[int, str]] = Counter()
 
     def rows():
         problems = generate_problems(n, s["seed"], families=s["families"], domains=s["domains"],
                                      split=s["split"], test_fraction=s["test_fraction"],
-                                     holdout_families=s["holdout_families"])
+                                     holdout_families=s["holdout_families"], levels=s["levels"])
         for k, p in enumerate(problems, 1):
             if args.check:
                 check_problem(p)
+            per_level[(p.extra["level"], p.domain)] += 1
             if args.inject:
                 box: list = []
                 row = inject_row(p, s["seed"], s["control_fraction"], types=s["error_types"], injection=box)
@@ -176,6 +193,8 @@ def main(args: argparse.Namespace) -> int:
     except (SelfCheckError, InjectionCheckError, InjectionError, GenerationError, DimensionError) as exc:
         print(f"physr3 synth: {'check ' if args.check else ''}FAILED: {exc}", file=sys.stderr)
         return 1
+    if args.check:
+        print(_level_table(per_level, "problems"), file=sys.stderr)
     what = "injected lines" if args.inject else "problems"
     labels = " (" + ", ".join(f"{t}: {counts[t]}" for t in (*ERROR_TYPES, "none")) + ")" if args.inject else ""
     print(f"synth: wrote {written} {what}{labels} to {args.out} in {time.time() - start:.1f} s"

@@ -50,6 +50,7 @@ MAX_DRAWS = 200
 GENERIC_DISTRACTORS = ((2.0, "generic: off by a factor of 2"), (0.5, "generic: off by a factor of 1/2"),
                        (10.0, "generic: power-of-ten slip (x10)"), (0.1, "generic: power-of-ten slip (/10)"))
 _TRANSFORMS = standard_transformations + (convert_xor,)
+LEVELS = (1, 2, 3)  # see Family.level
 _RESERVED = {"pi", "E", "I", "oo", "sin", "cos", "tan", "exp", "log", "sqrt", "asin", "acos", "atan"}
 _SLOT = re.compile(r"\x00(\w+)\x01")
 
@@ -199,6 +200,13 @@ class Family:
     def declared_errors(self) -> list[tuple[str, dict[str, sp.Basic]]]:
         """(label, {symbol: wrong expression}) of the MCQ distractors and the typical errors (injector's CM)."""
         return self._overrides + self._typical
+
+    @property
+    def level(self) -> int:
+        """Difficulty by the length of the chain: 1 = one governing equation, 2 = two or three, 3 = four or
+        more (`LEVELS`). Derived from the declaration, so a new family gets its level without a tag."""
+        n = len(self.steps)
+        return 1 if n == 1 else 2 if n <= 3 else 3
 
     @property
     def kind(self) -> str:
@@ -369,7 +377,7 @@ class Family:
         final = answer.get("letter", answer["text"])
         shown_txt = {g.symbol: with_unit(self.given_text(g, shown[g.symbol]), g.unit) for g in self.givens}
         record = {"schema": gt.SCHEMA, "family": self.name, "domain": self.domain, "seed": seed,
-                  "kind": self.kind,
+                  "kind": self.kind, "level": self.level,
                   "symbols": {s: {"unit": u, "description": d, "role": r} for s, u, d, r in
                               [(g.symbol, g.unit, g.description, "given") for g in self.givens]
                               + [(c.symbol, c.unit, c.description, "computed") for c in self.steps]},
@@ -378,4 +386,5 @@ class Family:
             id=self.problem_id(shown), question=self.question.format_map(shown_txt), answer=final,
             answer_type="mcq" if options else ("numeric_unit" if calc["unit"] else "numeric"),
             domain=self.domain, family=self.name, options=options,
-            solution=render_solution(gt.sections(steps), final), ground_truth=record, source="synth")
+            solution=render_solution(gt.sections(steps), final), ground_truth=record, source="synth",
+            extra={"level": self.level})

@@ -55,15 +55,16 @@ def problem_split(problem: Problem, test_fraction: float, holdout_families: Sequ
 
 def generate_problems(n: int, seed: int = 0, *, families: Sequence[str] | None = None,
                       domains: Sequence[str] | None = None, split: str = "all", test_fraction: float = 0.2,
-                      holdout_families: Sequence[str] = ()) -> Iterator[Problem]:
-    """Yield n distinct problems of the requested split, deterministically."""
+                      holdout_families: Sequence[str] = (), levels: Sequence[int] | None = None,
+                      ) -> Iterator[Problem]:
+    """Yield n distinct problems of the requested split (and difficulty levels), deterministically."""
     if split not in SPLITS:
         raise UserError(f"unknown split {split!r}; valid: {', '.join(SPLITS)}")
     if not 0.0 <= test_fraction <= 1.0:
         raise UserError(f"test_fraction must be in [0, 1], got {test_fraction}")
     for name in holdout_families:
         get_family(name)  # unknown names fail loudly
-    fams = select_families(list(families or []), list(domains or []))
+    fams = select_families(list(families or []), list(domains or []), list(levels or []))
     if split == "train":
         fams = [f for f in fams if f.name not in holdout_families]
         if not fams:

@@ -62,8 +62,10 @@ def get_family(name: str) -> Family:
         raise UnknownFamilyError(f"unknown family {name!r}; valid: {', '.join(sorted(_REGISTRY))}") from None
 
 
-def select_families(names: list[str] | None = None, domains: list[str] | None = None) -> list[Family]:
-    """Families by name (each must exist) and/or domain (each must have families); empty = all."""
+def select_families(names: list[str] | None = None, domains: list[str] | None = None,
+                    levels: list[int] | None = None) -> list[Family]:
+    """Families by name (each must exist), domain (each must have families) and difficulty level
+    (`Family.level`); empty = all."""
     fams = [get_family(n) for n in sorted(set(names))] if names else all_families()
     if domains:
         known = {f.domain for f in all_families()}
@@ -71,6 +73,13 @@ def select_families(names: list[str] | None = None, domains: list[str] | None = 
         if unknown:
             raise UserError(f"unknown or empty domain(s) {unknown}; valid: {', '.join(sorted(known))}")
         fams = [f for f in fams if f.domain in domains]
+    if levels:
+        from physr3.synth.family import LEVELS
+
+        bad = [lv for lv in levels if lv not in LEVELS]
+        if bad:
+            raise UserError(f"unknown level(s) {bad}; valid: {', '.join(map(str, LEVELS))}")
+        fams = [f for f in fams if f.level in levels]
     if not fams:
-        raise UserError("no family matches the given --families/--domains")
+        raise UserError("no family matches the given --families/--domains/--level")
     return fams

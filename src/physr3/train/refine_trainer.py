@@ -143,8 +143,10 @@ class RefineTrainer:
 
     def _save(self) -> None:
         if self.rank == 0:
+            keep = self.cfg.train.keep_checkpoints or 10**9  # 0 = keep all
             ckpt.save_checkpoint(self.run_dir, self.step, self.model, self.optimizer, self.scheduler,
-                                 {"step": self.step, **self.cursor.state(), "fingerprint": self.fingerprint})
+                                 {"step": self.step, **self.cursor.state(), "fingerprint": self.fingerprint},
+                                 keep_last=keep)
 
     def train(self, progress: bool = True) -> list[dict[str, Any]]:
         from tqdm import tqdm

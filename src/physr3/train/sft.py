@@ -79,7 +79,9 @@ def trainer_kwargs(section, seed: int, out_dir: Path, use_cpu: bool) -> dict[str
 def _trl_args(section: SFTConfig, cfg: Config, out_dir: Path, use_cpu: bool):
     from trl import SFTConfig as TRLSFTConfig
 
-    return TRLSFTConfig(**trainer_kwargs(section, cfg.run.seed, out_dir, use_cpu))
+    kwargs = trainer_kwargs(section, cfg.run.seed, out_dir, use_cpu)
+    kwargs["max_steps"] = section.max_steps if section.max_steps is not None else -1
+    return TRLSFTConfig(**kwargs)
 
 
 def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = None, resume: bool = False) -> Path:
@@ -95,17 +97,33 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
         raise UserError(f"{section_name}.data is not set: give a JSONL of problems with a seven-tag `solution`")
     problems = read_problems(section.data)
     rows = sft_records(problems, cfg.generation.format_instruction, section.data)
+    revision_stats: dict[str, int] = {}
+    if section.revision_fraction > 0:
+        from physr3.train.revision_warmup import revision_records
+
+        extra, counts = revision_records(problems, cfg, section.revision_fraction, cfg.run.seed)
+        rows += extra
+        revision_stats = dict(counts)
+        print(f"sft: {len(extra)} revision examples mixed into {len(problems)} solve examples "
+              f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()) if v)})")
     run_dir = prepare_run(cfg, section_name.replace("_", "-"), argv)
     base, tokenizer = load_model(cfg.model)
     _check_lengths(rows, tokenizer, section.max_length, f"{section_name}.max_length")
     use_cpu = not torch.cuda.is_available()
     trainer_dir = run_dir / "trainer"
+    if section.init_adapter:
+        # Continue an existing adapter (trainable), like the DPO recipe does with the SFT adapter.
+        from peft import PeftModel
+
+        model, peft_config = PeftModel.from_pretrained(base, section.init_adapter, is_trainable=True), None
+    else:
+        model, peft_config = base, peft_lora_config(cfg.lora)
     trainer = SFTTrainer(
-        model=base,
+        model=model,
         args=_trl_args(section, cfg, trainer_dir, use_cpu),
         train_dataset=Dataset.from_list(rows),
         processing_class=tokenizer,
-        peft_config=peft_lora_config(cfg.lora),
+        peft_config=peft_config,
     )
     has_checkpoint = resume and any(trainer_dir.glob("checkpoint-*"))
     result = trainer.train(resume_from_checkpoint=True if has_checkpoint else None)
@@ -113,7 +131,7 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
     trainer.model.save_pretrained(str(adapter))
     tokenizer.save_pretrained(str(adapter))
     summary: dict[str, Any] = {"train_loss": result.training_loss, "steps": result.global_step,
-                               "problems": len(problems)}
+                               "problems": len(problems), "revision": revision_stats}
     if section.eval_data:
         # The adapter is saved: merge it in place so the held-out generation runs at plain-model speed.
         merged = trainer.model.merge_and_unload()

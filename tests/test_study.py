@@ -1,0 +1,62 @@
+"""`physr3 study` in miniature on a tiny model: every condition trained and evaluated, intervals, resume."""
+
+import json
+
+import pytest
+
+from physr3.cli import main
+from physr3.study_stats import bootstrap_ci, wilson_ci
+
+pytestmark = pytest.mark.slow
+
+
+def test_intervals_bracket_the_estimate_and_shrink_with_n():
+    small = bootstrap_ci([0.0, 1.0] * 5, 500, seed=1)
+    large = bootstrap_ci([0.0, 1.0] * 200, 500, seed=1)
+    assert small[0] < 0.5 < small[1] and large[0] < 0.5 < large[1]
+    assert large[1] - large[0] < small[1] - small[0]
+    assert bootstrap_ci([0.3] * 7) == (0.3, 0.3)
+    lo, hi = wilson_ci(0, 20)
+    assert lo == 0.0 and 0.1 < hi < 0.2  # a zero rate on 20 items is not a certainty
+    assert wilson_ci(0, 0) is None
+
+
+def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tmp_path, capsys):
+    args = ["study", "--no-progress", f"run.output_dir={tmp_path}", "run.name=s",
+            f"model.name_or_path={formatted_tiny_dir}", "model.dtype=float32",
+            "study.n_train=4", "study.n_test=3", "study.refine_steps=2", "study.curve_every=1", "study.curve_n=2",
+            "study.bootstrap=50", "study.revision_fraction=0.34",
+            "sft.batch_size=2", "sft.epochs=1", "sft.max_length=1024", "train.batch_size=2",
+            "train.max_attempt_tokens=24", "generation.max_new_tokens=24", "dpo.batch_size=1", "dpo.grad_accum=1"]
+    assert main(args) == 0
+    root = tmp_path / "s"
+    results = json.loads((root / "results.json").read_text())
+    expected = {"cot", "sft", "sft-continued", "dpo", "ours-paper", "ours-improvement", "ours-paper-warmup"}
+    assert set(results["conditions"]) == expected
+    for name, entry in results["conditions"].items():
+        assert entry["n"] == 3, name
+        lo, hi = entry["r1_ci"]
+        assert lo <= entry["r1_mean"] <= hi
+        lo, hi = entry["accuracy_ci"]
+        assert lo <= entry["accuracy"] <= hi
+    for name in ("ours-paper", "ours-improvement", "ours-paper-warmup"):
+        curve = results["conditions"][name]["learning_curve"]
+        assert [p["step"] for p in curve] == [0, 1, 2] and all(p["n"] == 2 for p in curve)
+        assert sum(results["conditions"][name]["revisions"]["total"].values()) >= 0
+    assert results["budget_minutes"] >= 0 and "refine" in results["stage_minutes"]
+    # the equal-compute control took as many optimizer steps as a refine run
+    state = json.loads(next((root / "sft-continued" / "trainer").glob("checkpoint-*/trainer_state.json")).read_text())
+    assert state["global_step"] == 2
+    report = (root / "report.md").read_text()
+    assert "| ours-paper |" in report and "held-out r1" in report
+    capsys.readouterr()
+
+    assert main(args) == 0  # resumes: trained stages are reused
+    out = capsys.readouterr().out
+    assert "sft: reusing" in out and "refine: reusing" in out and "dpo: reusing" in out
+
+
+def test_unknown_variant_is_refused_before_any_work(tmp_path, capsys):
+    assert main(["study", f"run.output_dir={tmp_path}", "study.variants=[paper,bogus]"]) == 2
+    assert "study.variants: unknown advantage(s) bogus; valid: paper, improvement" in capsys.readouterr().err
+    assert not (tmp_path / "cpu-study").exists() and not any(tmp_path.iterdir())
