@@ -58,5 +58,5 @@ def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tm
 
 def test_unknown_variant_is_refused_before_any_work(tmp_path, capsys):
     assert main(["study", f"run.output_dir={tmp_path}", "study.variants=[paper,bogus]"]) == 2
-    assert "study.variants: unknown advantage(s) bogus; valid: paper, improvement" in capsys.readouterr().err
+    assert "study.variants: unknown advantage(s) bogus; valid: paper, improvement, paper+first" in capsys.readouterr().err
     assert not (tmp_path / "cpu-study").exists() and not any(tmp_path.iterdir())

@@ -132,8 +132,10 @@ class TrainConfig:
     checkpoint_every: int = opt(10, "Save a resumable checkpoint every K steps.")
     keep_checkpoints: int = opt(2, "Checkpoints kept in the run folder (0 = all; the study's learning curves "
                                    "evaluate every one).")
-    advantage: str = opt("paper", "Weight of log π(y2): paper (r2, Eq. 2) | improvement (r2 − r1; not the paper's).",
-                         ("paper", "improvement"))
+    advantage: str = opt("paper", "Weight of log π(y2): paper (r2, Eq. 2) | improvement (r2 − r1; not the paper's) "
+                         "| paper+first (Eq. 2 plus a REINFORCE term on y1 ~ π(·|x) with advantage r1 minus the "
+                         "batch mean; not the paper's).", ("paper", "improvement", "paper+first"))
+    first_attempt_coef: float = opt(1.0, "paper+first: weight of the first-attempt REINFORCE term.")
     micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
     kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3 (sampled-"
                             "token estimators, written so their gradient is that of this KL; train/logprobs.py).",
@@ -253,7 +255,7 @@ class StudyConfig:
     n_test: int = opt(200, "Held-out generated problems (other seed, other side of the content split).")
     refine_steps: int = opt(8, "Optimizer steps of each refine run; the SFT-continued and DPO controls take as "
                                "many (equal number of updates).")
-    variants: list[str] = opt(["paper", "improvement"], "Refine advantage variants, one condition each "
+    variants: list[str] = opt(["paper", "improvement", "paper+first"], "Refine advantage variants, one condition each "
                                                         "(train.advantage values).")
     revision_fraction: float = opt(0.0, "> 0: also Stage 1 with revision warm-up at this share, then `paper` "
                                         "(condition ours-paper-warmup).")

@@ -385,3 +385,72 @@ def test_collectives_work_under_nccl(tiny_model_dir, tmp_path, monkeypatch):
         assert all(torch.equal(p.grad, torch.ones_like(p)) for p in trainer.params)
     finally:
         torch.distributed.destroy_process_group()
+
+
+# -- train.advantage=paper+first (issue 18): Eq. 2 plus REINFORCE on first attempts ----------------------------
+
+def test_paper_plus_first_adds_reinforce_on_every_scored_first_attempt(tiny_model_dir):
+    """Gradient = ∇ of Eq. 2 over revised rollouts + coef · mean_j −(r1_j − mean r1)·mean log π(y1_j|x) over every
+    scored y1, the one skipped as solved (no revision) included."""
+    import torch.nn.functional as F
+
+    from physr3.train.adapters import reference_active, trainable_parameters
+    from physr3.train.refine import RefineStep, Rollout, first_attempt_advantages
+
+    peft, tok = _policy(tiny_model_dir)
+    cfg = Config()
+    cfg.train.beta, cfg.train.temperature = 0.2, 1.0
+    cfg.train.advantage, cfg.train.first_attempt_coef = "paper+first", 0.5
+    problems = list(generate_problems(3, seed=4))
+    rollouts = []
+    for i, (p, r1) in enumerate(zip(problems[:2], (0.1, 0.3))):
+        y1 = _attempt([7, 8 + i, 9], [100 + i, 101, 102], 1.0, r1, Verdict(1, "MC"))
+        y2 = _attempt([11, 12 + i, 13, 14], [200 + i, 201], 1.0, 0.5, Verdict(2, "CE"))
+        rollouts.append(Rollout(p, y1, feedback_text="re-read", y2=y2))
+    solved = _attempt([7, 30, 9], [300, 301], 1.0, 0.95, Verdict(0, "none"))
+    rollouts.append(Rollout(problems[2], solved, skipped="solved"))  # no y2, but the best first attempt
+    adv = first_attempt_advantages(rollouts)
+    assert sorted(round(a, 6) for a in adv.values()) == sorted(round(r - 0.45, 6) for r in (0.1, 0.3, 0.95))
+
+    step = RefineStep(cfg, peft, tok, engine=None, verifier=None, feedback_fn=None, answer_check=None)
+    stats = step.backward(rollouts)
+    got = [p.grad.clone() for p in trainable_parameters(peft)]
+    peft.zero_grad()
+    assert stats["first_used"] == 3 and stats["used"] == 2
+
+    def mean_logp(ids, n_completion, reference=False):
+        x = torch.tensor([ids])
+        if reference:
+            with torch.no_grad(), reference_active(peft):
+                logits = peft(input_ids=x).logits[0, :-1].float()
+        else:
+            logits = peft(input_ids=x).logits[0, :-1].float()
+        lp = F.log_softmax(logits[-n_completion:], -1)
+        return lp, lp.gather(1, x[0, 1:][-n_completion:, None]).mean()
+
+    total = 0.0
+    for ro in rollouts[:2]:  # Eq. 2 with KL along y1
+        lp1_all, lp1 = mean_logp(ro.y1.prompt_ids + ro.y1.completion_ids, 3)
+        _, lp2 = mean_logp(ro.y2.prompt_ids + ro.y2.completion_ids, 2)
+        lq1_all, _ = mean_logp(ro.y1.prompt_ids + ro.y1.completion_ids, 3, reference=True)
+        kl = (lp1_all.exp() * (lp1_all - lq1_all)).sum(-1).mean()
+        total = total - ((lp2 - lp1.detach()) * ro.y2.reward - 0.2 * kl) / 2
+    for ro in rollouts:  # the first-attempt term
+        n = len(ro.y1.completion_ids)
+        _, lp1 = mean_logp(ro.y1.prompt_ids + ro.y1.completion_ids, n)
+        total = total - 0.5 * adv[id(ro)] * lp1 / 3
+    total.backward()
+    want = [p.grad.clone() for p in trainable_parameters(peft)]
+    assert any(w.abs().sum() > 0 for w in want)
+    assert all(torch.allclose(a, b, rtol=1e-4, atol=1e-5) for a, b in zip(got, want))
+
+
+def test_paper_advantage_ignores_first_attempts_without_revision(tiny_model_dir):
+    from physr3.train.refine import RefineStep, Rollout
+
+    peft, tok = _policy(tiny_model_dir)
+    cfg = Config()
+    solved = _attempt([7, 30, 9], [300, 301], 1.0, 0.95, Verdict(0, "none"))
+    rollouts = [Rollout(p, solved, skipped="solved") for p in generate_problems(1, seed=4)]
+    stats = RefineStep(cfg, peft, tok, engine=None, verifier=None, feedback_fn=None, answer_check=None).backward(rollouts)
+    assert "first_used" not in stats and stats["used"] == 0

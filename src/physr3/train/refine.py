@@ -29,7 +29,12 @@ Choices the paper leaves open, and what we do:
 - The y1 term is detached (paper): it shifts the loss value but not the gradient, which is
   r2 · ∇ mean log π_θ(y2|…) − β ∇KL. With r2 ≥ 0 this is reward-weighted likelihood of the revision.
   `train.advantage=improvement` (not the paper's) weights by r2 − r1 instead, so a revision that is no better
-  than the first attempt is not reinforced.
+  than the first attempt is not reinforced. `train.advantage=paper+first` (not the paper's) keeps Eq. 2 and
+  adds `train.first_attempt_coef` · REINFORCE on the first attempts, −(r1 − mean r1) · mean_t log π_θ(y1|x)
+  averaged over every sampled y1 with a reward (the "solved" ones skipped by τ included: they carry the
+  largest advantage). Evaluation samples π(·|x), and Eq. 2 acts on π(y2|x, y1, p1) only; this term is the
+  direct pressure on first attempts. The baseline is the mean r1 of the problems this process sampled in the
+  step (under data parallel, its share of the batch).
 - KL is measured along y1, the policy's own sample from π_θ(·|x): at every position of y1 we take
   KL between the policy's and the reference's next-token distributions. `train.kl_estimator`: `full` (exact
   over the vocabulary per position, default, lowest variance), `k1` or `k3` (sampled-token estimators written
@@ -224,17 +229,25 @@ class RefineStep:
         return out, dict(timing)
 
     # -- loss -----------------------------------------------------------------------------------------
-    def backward(self, rollouts: list[Rollout], denominator: int | None = None) -> dict[str, float]:
-        """Accumulate the gradient of Eq. 2 over the rollouts that have a revision with a reward.
+    def backward(self, rollouts: list[Rollout], denominator: int | None = None,
+                 first_denominator: int | None = None) -> dict[str, float]:
+        """Accumulate the gradient of Eq. 2 over the rollouts that have a revision with a reward (and, with
+        `paper+first`, of the first-attempt term over every scored y1).
 
-        `denominator` is the number of samples the mean runs over (all processes, under data parallel).
+        `denominator` is the number of samples the mean runs over (all processes, under data parallel), and
+        `first_denominator` the number of scored first attempts the paper+first term averages over.
         """
         t = self.cfg.train
         used = [ro for ro in rollouts if ro.y2 is not None and ro.r2 is not None]
         n = denominator if denominator is not None else len(used)
         stats: dict[str, Any] = {"loss": 0.0, "kl": 0.0, "logp_y1": 0.0, "logp_y2": 0.0, "used": float(len(used)),
                                  "logp_gap": None, "importance_ratio": None}
-        if not used or n == 0:
+        first_adv = first_attempt_advantages(rollouts) if t.advantage == "paper+first" else {}
+        n_first = first_denominator or len(first_adv)
+        if first_adv:
+            stats["first_used"] = float(len(first_adv))
+            stats["loss_first"] = 0.0
+        if (not used or n == 0) and not first_adv:
             return stats
         # Dropout stays off (eval mode; gradients still flow): the log-probs in the loss must be those of the
         # distribution that sampled y1 and y2, and the reference pass must not be noisy either.
@@ -268,13 +281,41 @@ class RefineStep:
             else:
                 weight = r2
             per_sample = -((mean_lp2 - mean_lp1) * weight - t.beta * kl)
-            (per_sample.sum() / n).backward()
+            total = per_sample.sum() / n
+            if first_adv:  # y1's log-prob with its graph, already computed here
+                total = total + self._first_term(chunk, masked_mean(pol_lp1, mask1), first_adv, n_first, stats)
+            total.backward()
 
             stats["loss"] += per_sample.detach().sum().item() / n
             stats["kl"] += kl.detach().sum().item() / len(used)
             stats["logp_y1"] += mean_lp1.sum().item() / len(used)
             stats["logp_y2"] += mean_lp2.detach().sum().item() / len(used)
+        used_ids = {id(ro) for ro in used}
+        rest = [ro for ro in rollouts if id(ro) in first_adv and id(ro) not in used_ids]
+        for start in range(0, len(rest), mb):  # first attempts without a revision (e.g. skipped as solved)
+            chunk = rest[start : start + mb]
+            b1 = build_batch(self.tokenizer, [ro.y1.prompt_ids for ro in chunk], [ro.y1.completion_ids for ro in chunk])
+            lp, mask, _ = token_logprobs(self.model, b1, torch.tensor([ro.y1.scoring_temperature for ro in chunk]))
+            self._first_term(chunk, masked_mean(lp, mask), first_adv, n_first, stats).backward()
         return stats
+
+    def _first_term(self, chunk: list[Rollout], mean_lp1: torch.Tensor, adv: dict[int, float], n_first: int,
+                    stats: dict[str, Any]) -> torch.Tensor:
+        """−coef · (r1 − mean r1) · mean log π(y1|x), summed over the chunk and divided by all scored y1."""
+        a = torch.tensor([adv[id(ro)] for ro in chunk], dtype=mean_lp1.dtype, device=mean_lp1.device)
+        term = -(self.cfg.train.first_attempt_coef * a * mean_lp1).sum() / n_first
+        stats["loss_first"] += term.item()
+        stats["loss"] += term.item()
+        return term
+
+
+def first_attempt_advantages(rollouts: list[Rollout]) -> dict[int, float]:
+    """r1 − mean r1 over the rollouts whose first attempt has a reward, keyed by id(rollout); empty when none."""
+    scored = [ro for ro in rollouts if ro.y1 is not None and ro.r1 is not None]
+    if not scored:
+        return {}
+    baseline = sum(ro.r1 for ro in scored) / len(scored)
+    return {id(ro): ro.r1 - baseline for ro in scored}
 
 
 @torch.no_grad()

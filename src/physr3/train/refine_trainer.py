@@ -182,14 +182,17 @@ class RefineTrainer:
         rollouts, timing = self.step_fn.rollouts(problems, step) if problems else ([], {})
         n_used_local = sum(ro.y2 is not None and ro.r2 is not None for ro in rollouts)
         n_used = self.sum_over_processes(n_used_local)
+        n_first = 0
+        if self.cfg.train.advantage == "paper+first":  # the first-attempt term averages over every scored y1
+            n_first = self.sum_over_processes(sum(ro.y1 is not None and ro.r1 is not None for ro in rollouts))
         t0 = time.perf_counter()
         self.optimizer.zero_grad(set_to_none=True)
-        loss_stats = self.step_fn.backward(rollouts, denominator=n_used)
+        loss_stats = self.step_fn.backward(rollouts, denominator=n_used, first_denominator=n_first)
         self.all_reduce_grads()
         if self.world_size > 1:
             loss_stats = _merge_loss_stats(self.gather(loss_stats))
         grad_norm = None
-        if n_used:
+        if n_used or n_first:  # paper+first also learns from steps without revisions
             grad_norm = float(torch.nn.utils.clip_grad_norm_(self.params, max_norm=1.0))
             self.optimizer.step()
         self.scheduler.step()
@@ -217,6 +220,9 @@ def _merge_loss_stats(parts: list[dict[str, Any]]) -> dict[str, Any]:
     are re-weighted by each process's used samples; the gap is rank 0's first micro-batch when it has one."""
     used = sum(p["used"] for p in parts)
     merged: dict[str, Any] = {"loss": sum(p["loss"] for p in parts), "used": used}
+    if any("loss_first" in p for p in parts):  # paper+first: each part is already over the global count
+        merged["loss_first"] = sum(p.get("loss_first", 0.0) for p in parts)
+        merged["first_used"] = sum(p.get("first_used", 0.0) for p in parts)
     for key in ("kl", "logp_y1", "logp_y2"):
         merged[key] = sum(p[key] * p["used"] for p in parts) / used if used else 0.0
     first = next((p for p in parts if p["logp_gap"] is not None), parts[0])
@@ -311,7 +317,8 @@ def rollout_engine(cfg: Config, model, tokenizer):
 # Config keys a resumed run may change: where it runs, how long it runs, how it talks to services. Every other
 # key of the sections below must equal what the checkpoint recorded; data and adapter compare by content hash.
 _RESUME_FREE = {"run.name", "run.output_dir", "model.device", "model.cache_dir", "train.data", "train.sft_adapter",
-                "train.max_steps", "train.epochs", "train.checkpoint_every", "generation.batch_size",
+                "train.max_steps", "train.epochs", "train.checkpoint_every", "train.keep_checkpoints",
+                "generation.batch_size",
                 "verifier.concurrency", "verifier.max_retries", "verifier.timeout_s", "verifier.cache_path",
                 "verifier.api_key_env", "feedback.store_dir", "feedback.code_api_key_env", "feedback.code_timeout_s"}
 _RESUME_SECTIONS = ("run", "model", "generation", "lora", "train", "verifier", "reward", "feedback")
