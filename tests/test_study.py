@@ -31,7 +31,8 @@ def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tm
     assert main(args) == 0
     root = tmp_path / "s"
     results = json.loads((root / "results.json").read_text())
-    expected = {"cot", "sft", "sft-continued", "dpo", "ours-paper", "ours-improvement", "ours-paper-warmup"}
+    expected = {"cot", "sft", "sft-continued", "dpo", "ours-paper", "ours-improvement", "ours-paper+first",
+                "ours-paper-warmup"}
     assert set(results["conditions"]) == expected
     for name, entry in results["conditions"].items():
         assert entry["n"] == 3, name
@@ -39,7 +40,7 @@ def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tm
         assert lo <= entry["r1_mean"] <= hi
         lo, hi = entry["accuracy_ci"]
         assert lo <= entry["accuracy"] <= hi
-    for name in ("ours-paper", "ours-improvement", "ours-paper-warmup"):
+    for name in ("ours-paper", "ours-improvement", "ours-paper+first", "ours-paper-warmup"):
         curve = results["conditions"][name]["learning_curve"]
         assert [p["step"] for p in curve] == [0, 1, 2] and all(p["n"] == 2 for p in curve)
         assert sum(results["conditions"][name]["revisions"]["total"].values()) >= 0
