@@ -95,6 +95,8 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
         raise UserError(f"{section_name}.data is not set: give a JSONL of problems with a seven-tag `solution`")
     problems = read_problems(section.data)
     rows = sft_records(problems, cfg.generation.format_instruction, section.data)
+    if section.eval_data:
+        read_problems(section.eval_data)  # a bad held-out file fails now, not after the training
     run_dir = prepare_run(cfg, section_name.replace("_", "-"), argv)
     base, tokenizer = load_model(cfg.model)
     _check_lengths(rows, tokenizer, section.max_length, f"{section_name}.max_length")
