@@ -152,8 +152,7 @@ def read_json(path: str | os.PathLike, *, what: str = "JSON file", max_bytes: in
     except RecursionError:
         raise UserError(f"{name}: invalid JSON (nested too deeply)") from None
     if not isinstance(obj, expect):
-        want = "a JSON object" if expect is dict else f"a JSON {_json_kind(expect())}"
-        raise UserError(f"{name}: expected {want}, got {_json_kind(obj)}")
+        raise UserError(f"{name}: expected {_json_kind(expect())}, got {_json_kind(obj)}")
     return obj
 
 

@@ -120,7 +120,7 @@ def read_problems(path: str | os.PathLike) -> list[Problem]:
     return [Problem.from_json(row, str(path), lineno) for lineno, row in iter_jsonl(path)]
 
 
-def _check_output_path(path: Path) -> None:
+def check_output_path(path: Path) -> None:
     """An output path must not be a directory or sit below a file (a clear UserError, not an OSError)."""
     if path.is_dir():
         raise UserError(f"{path}: is a directory, expected an output file path")
@@ -134,7 +134,7 @@ def _check_output_path(path: Path) -> None:
 def write_jsonl(path: str | os.PathLike, rows: Iterable[dict[str, Any] | Problem]) -> int:
     """Write rows atomically (temp file + rename); returns the number of lines written."""
     path = Path(path)
-    _check_output_path(path)
+    check_output_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     count = 0
@@ -157,7 +157,7 @@ def write_jsonl(path: str | os.PathLike, rows: Iterable[dict[str, Any] | Problem
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     """Write a text file atomically (temp file + rename)."""
     path = Path(path)
-    _check_output_path(path)
+    check_output_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -181,7 +181,7 @@ class JsonlAppender:
     def __init__(self, path: str | os.PathLike, key: str = "id"):
         self.path = Path(path)
         self.key = key
-        _check_output_path(self.path)
+        check_output_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.rows: list[dict[str, Any]] = []
         needs_newline = False
@@ -206,7 +206,7 @@ class JsonlAppender:
                     needs_newline = torn
             with open(self.path, "r+b") as fh:
                 fh.truncate(good_bytes)
-        self.done = {row.get(key) for row in self.rows}
+        self.done = {v for row in self.rows if isinstance(v := row.get(key), str | int | float | None)}
         self._fh = open(self.path, "a", encoding="utf-8")
         if needs_newline:
             self._fh.write("\n")

@@ -14,10 +14,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 
 from physr3.commands._common import add_config_arguments, config_from_args
 from physr3.errors import InputFormatError
-from physr3.problems import Problem, iter_jsonl, write_jsonl
+from physr3.problems import Problem, check_output_path, iter_jsonl, write_jsonl
 from physr3.verify.base import ERROR_TYPES, Verdict
 
 LONG_TYPES = {"problem miscomprehension": "MC", "conceptual error": "CM", "conceptual misapplication": "CM",
@@ -58,6 +59,7 @@ def main(args: argparse.Namespace) -> int:
     from physr3.feedback.router import FeedbackRouter
 
     cfg = config_from_args(args)
+    check_output_path(Path(args.out))  # a directory as --out fails now, not after the feedback is computed
     items = []  # every line is checked before any feedback is computed: a bad line costs nothing
     for line, row in iter_jsonl(args.input):
         for name in ("question", "solution"):
