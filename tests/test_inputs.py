@@ -17,7 +17,8 @@ def test_undecodable_bytes_name_line_and_byte_offset(tmp_path):
     with pytest.raises(InputFormatError) as err:
         list(iter_json_lines(path))
     assert err.value.line == 2
-    assert f"byte 0xe9 at byte offset {len(first) + second.index(b"\xe9")} of the file" in str(err.value)
+    offset = len(first) + second.index(0xE9)
+    assert f"byte 0xe9 at byte offset {offset} of the file" in str(err.value)
     assert str(err.value).startswith(f"{path}:2: not UTF-8")
 
 
