@@ -61,7 +61,7 @@ class ChatCompletionRequest(BaseModel):
     temperature: float | None = Field(default=None, ge=0, le=2, strict=True)
     top_p: float | None = Field(default=None, gt=0, le=1, strict=True)
     n: StrictInt | None = None
-    stop: StrictStr | list[StrictStr] | None = Field(default=None, union_mode="left_to_right")
+    stop: Any = Field(default=None, description="A string or a list of up to 4 strings.")
     seed: StrictInt | None = None
     stream: StrictBool | None = False
     stream_options: StreamOptions | None = None
@@ -76,8 +76,12 @@ class ChatCompletionRequest(BaseModel):
 
     @field_validator("stop")
     @classmethod
-    def _four_stops(cls, value: str | list[str] | None) -> str | list[str] | None:
-        if isinstance(value, list) and len(value) > 4:
+    def _four_stops(cls, value: Any) -> str | list[str] | None:
+        if value is None or isinstance(value, str):
+            return value
+        if not (isinstance(value, list) and all(isinstance(s, str) for s in value)):
+            raise ValueError("'stop' must be a string or a list of strings")
+        if len(value) > 4:
             raise ValueError("at most 4 stop strings")
         return value
 
