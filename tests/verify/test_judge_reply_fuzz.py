@@ -34,7 +34,7 @@ def _base(rng: random.Random) -> tuple[dict, str]:
     etype = rng.choice(TYPES)
     step = 0 if CANON[etype] == "none" else rng.randint(1, 6)
     obj = {"error_step": step, "error_type": etype, "error_explanation": rng.choice(
-        ["Step %d uses the wrong sign." % step, "No error in your solution.", "m is 2 kg, not 3 kg", ""])}
+        [f"Step {step} uses the wrong sign.", "No error in your solution.", "m is 2 kg, not 3 kg", ""])}
     return obj, json.dumps(obj, ensure_ascii=rng.random() < 0.5)
 
 
@@ -88,7 +88,7 @@ def _unicode(rng, obj, text):
 def _nested(rng, obj, text):
     return rng.choice([json.dumps({"verdict": obj}), json.dumps([obj]), "{" * 500 + text + "}" * 500,
                        text + "\n" + text, text.replace("{", "{{").replace("}", "}}"),
-                       "{'error_step': %d, 'error_type': '%s',}" % (obj["error_step"], obj["error_type"])]), False
+                       f"{{'error_step': {obj['error_step']}, 'error_type': '{obj['error_type']}',}}"]), False
 
 
 def _garbage(rng, obj, text):
