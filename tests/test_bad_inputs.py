@@ -234,3 +234,15 @@ def test_no_traceback_reaches_stderr_of_a_real_process(argv, kind, bad_files, tm
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr[-2000:]
     assert str(bad_files[kind]) in proc.stderr
+
+
+def test_a_file_system_refusal_is_one_line_too(tmp_path, capsys):
+    run = tmp_path / "run"
+    run.mkdir()
+    (run / "summary.json").write_text('{"cot": {"b": {"mean_score": 0.5, "error_types": {}}}}')
+    blocker = tmp_path / "a_file"
+    blocker.write_text("keep me")
+    assert main(["report", str(run), "--out", str(blocker / "report")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and str(blocker) in err and "Traceback" not in err
+    assert blocker.read_text() == "keep me"
