@@ -1,8 +1,8 @@
 """The `physr3` command: one entry point, one small module per command under `physr3.commands`.
 
 Only the chosen command's module is imported, so `physr3 check-format` does not pay for torch.
-A `UserError` (bad file, config value, model path) prints one line and exits 2; `--debug` shows the
-traceback instead.
+A `UserError` (bad file, config value, model path) or an `OSError` (the file system refused) prints one
+line and exits 2; `--debug` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -72,6 +72,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(module.main(args) or 0)
     except UserError as exc:
+        if debug:
+            raise
+        print(f"physr3 {name}: error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the file system said no (permissions, a file where a folder must be, disk full)
         if debug:
             raise
         print(f"physr3 {name}: error: {exc}", file=sys.stderr)

@@ -417,10 +417,10 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
     """Defaults, then the YAML file, then `section.key=value` overrides (values parsed as YAML scalars)."""
     cfg = Config()
     if path is not None:
+        from physr3.inputs import read_text
+
         p = Path(path)
-        if not p.is_file():
-            raise UserError(f"{p}: config file not found")
-        data, lines = _yaml_with_lines(p.read_text(encoding="utf-8"), str(p))
+        data, lines = _yaml_with_lines(read_text(p, what="config file", max_bytes=2**20), str(p))
         for sname, body in data.items():
             where = f"{p}:{lines.get((str(sname),), 1)}"
             if body is None:

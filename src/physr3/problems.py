@@ -18,7 +18,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from physr3.errors import InputFormatError
+from physr3.errors import InputFormatError, UserError
+from physr3.inputs import MAX_LINE_BYTES, iter_json_lines
 
 ANSWER_TYPES = ("mcq", "mcq_multi", "integer", "numeric", "numeric_unit")
 DOMAINS = ("Mechanics", "Electromagnetism", "Thermodynamics", "Waves & Optics", "Modern Physics")
@@ -98,22 +99,13 @@ def _kind_name(kind: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k.__name__, k.__name__) for k in kinds)
 
 
-def iter_jsonl(path: str | os.PathLike) -> Iterator[tuple[int, dict[str, Any]]]:
-    """Yield (line number, object) for each non-blank line; a bad line raises InputFormatError."""
-    path = str(path)
-    if not os.path.exists(path):
-        raise InputFormatError(path, 0, None, "file not found")
-    with open(path, encoding="utf-8") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            if not raw.strip():
-                continue
-            try:
-                obj = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                raise InputFormatError(path, lineno, None, f"invalid JSON ({exc.msg} at column {exc.colno})") from None
-            if not isinstance(obj, dict):
-                raise InputFormatError(path, lineno, None, f"expected a JSON object, got {type(obj).__name__}")
-            yield lineno, obj
+def iter_jsonl(path: str | os.PathLike, *, allow_empty: bool = False) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield (line number, object) for each non-blank line; bad input raises UserError naming the file.
+
+    The checks (missing file, directory, non-UTF-8 bytes, invalid JSON, non-object values, over-long
+    lines, and an empty file unless `allow_empty`) are `physr3.inputs.iter_json_lines`'.
+    """
+    return iter_json_lines(path, allow_empty=allow_empty)
 
 
 def require_fields(row: dict[str, Any], names: Iterable[str], path: str, line: int) -> None:
@@ -124,12 +116,25 @@ def require_fields(row: dict[str, Any], names: Iterable[str], path: str, line: i
 
 
 def read_problems(path: str | os.PathLike) -> list[Problem]:
+    """Every problem of a JSONL file; an empty file is refused (see `iter_jsonl`)."""
     return [Problem.from_json(row, str(path), lineno) for lineno, row in iter_jsonl(path)]
+
+
+def check_output_path(path: Path) -> None:
+    """An output path must not be a directory or sit below a file (a clear UserError, not an OSError)."""
+    if path.is_dir():
+        raise UserError(f"{path}: is a directory, expected an output file path")
+    for parent in path.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise UserError(f"{path}: cannot create: {parent} is a file, not a folder")
+            break
 
 
 def write_jsonl(path: str | os.PathLike, rows: Iterable[dict[str, Any] | Problem]) -> int:
     """Write rows atomically (temp file + rename); returns the number of lines written."""
     path = Path(path)
+    check_output_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     count = 0
@@ -152,6 +157,7 @@ def write_jsonl(path: str | os.PathLike, rows: Iterable[dict[str, Any] | Problem
 def write_text_atomic(path: str | os.PathLike, text: str) -> None:
     """Write a text file atomically (temp file + rename)."""
     path = Path(path)
+    check_output_path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -167,27 +173,43 @@ def write_text_atomic(path: str | os.PathLike, text: str) -> None:
 class JsonlAppender:
     """Append-only JSONL output for long runs: each line is flushed, so an interrupted run can resume.
 
-    A torn last line (the process died mid-write) is dropped when the file is reopened.
+    A torn last line (the process died mid-write: `{...` without a newline and not valid JSON) is dropped
+    when the file is reopened. Any other line that is not a JSON object means the file is not an output
+    of this kind (a wrong `--out`): that is refused with `InputFormatError` and the file is left untouched.
     """
 
     def __init__(self, path: str | os.PathLike, key: str = "id"):
         self.path = Path(path)
         self.key = key
+        check_output_path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.rows: list[dict[str, Any]] = []
+        needs_newline = False
         if self.path.exists():
             good_bytes = 0
+            name = str(self.path)
             with open(self.path, "rb") as fh:
-                for raw in fh:
+                for lineno, raw in enumerate(iter(lambda: fh.readline(MAX_LINE_BYTES + 1), b""), 1):
+                    torn = not raw.endswith(b"\n")
                     try:
-                        self.rows.append(json.loads(raw))
-                    except json.JSONDecodeError:
-                        break
+                        row = json.loads(raw) if len(raw) <= MAX_LINE_BYTES else None
+                    except (json.JSONDecodeError, UnicodeDecodeError):
+                        row = None
+                    if not isinstance(row, dict):
+                        if torn and raw.startswith(b"{") and fh.read(1) == b"":
+                            break  # the last line, cut short by an interruption
+                        raise InputFormatError(name, lineno, None, "this existing output file holds a line that is "
+                                               "not a JSON object; it is left untouched: pass another --out, or "
+                                               "move the file away to start afresh")
+                    self.rows.append(row)
                     good_bytes += len(raw)
+                    needs_newline = torn
             with open(self.path, "r+b") as fh:
                 fh.truncate(good_bytes)
-        self.done = {row.get(key) for row in self.rows}
+        self.done = {v for row in self.rows if isinstance(v := row.get(key), str | int | float | None)}
         self._fh = open(self.path, "a", encoding="utf-8")
+        if needs_newline:
+            self._fh.write("\n")
 
     def append(self, row: dict[str, Any]) -> None:
         self._fh.write(json.dumps(row, ensure_ascii=False) + "\n")

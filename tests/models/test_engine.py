@@ -165,3 +165,15 @@ def test_params_from_config_and_build_engine(tiny_model_dir: str) -> None:
     cfg.generation.engine = "nope"
     with pytest.raises(UserError, match="generation.engine"):
         build_engine(cfg)
+
+
+def test_on_token_streams_each_conversations_tokens_in_caller_order(tiny_model) -> None:
+    model, tokenizer = tiny_model
+    small = TransformersEngine(model, tokenizer, batch_size=3)  # two chunks, prompts sorted by length
+    convs = [conv(q) for q in QUESTIONS + QUESTIONS[:1]]
+    seen: dict[int, list[int]] = {i: [] for i in range(len(convs))}
+    out = small.generate(convs, greedy(9), on_token=lambda i, tok: seen[i].append(tok))
+    assert out == small.generate(convs, greedy(9))  # streaming changes nothing
+    for i, completion in enumerate(out):
+        assert seen[i][: len(completion.token_ids)] == completion.token_ids
+        assert len(seen[i]) == len(completion.token_ids)  # no stop string: every streamed token is kept

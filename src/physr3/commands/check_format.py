@@ -1,4 +1,8 @@
-"""`physr3 check-format FILE.jsonl`: one JSON verdict per `{"id", "solution"}` line, summary on stderr."""
+"""`physr3 check-format FILE.jsonl`: one JSON verdict per `{"id", "solution"}` line, summary on stderr.
+
+A file that is missing, empty, not UTF-8 or not JSON Lines is refused with one line naming it (exit 2);
+a malformed line stops the run at that line, after the verdicts of the lines before it were printed.
+"""
 
 from __future__ import annotations
 

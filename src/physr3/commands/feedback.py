@@ -4,7 +4,9 @@ Each input line holds `question`, `solution` and a verdict — `error_step`, `er
 or the paper's long names) and `explanation`, at the top level or under `verdict`. A line that also has
 `ground_truth` (a generated problem) lets the CE channel recompute from it. The output repeats each
 record and adds `feedback` (the text p1), `feedback_channel`, `feedback_step`, `retrieved`, `code`,
-`code_output` and `feedback_details`. A summary per channel goes to stderr.
+`code_output` and `feedback_details`. A summary per channel goes to stderr. Every line is checked before
+any feedback is computed; an empty, missing or non-JSONL input is refused (exit 2) and `--out` is then
+not written.
 """
 
 from __future__ import annotations
@@ -12,10 +14,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from pathlib import Path
 
 from physr3.commands._common import add_config_arguments, config_from_args
 from physr3.errors import InputFormatError
-from physr3.problems import Problem, iter_jsonl, write_jsonl
+from physr3.problems import Problem, check_output_path, iter_jsonl, write_jsonl
 from physr3.verify.base import ERROR_TYPES, Verdict
 
 LONG_TYPES = {"problem miscomprehension": "MC", "conceptual error": "CM", "conceptual misapplication": "CM",
@@ -56,13 +59,17 @@ def main(args: argparse.Namespace) -> int:
     from physr3.feedback.router import FeedbackRouter
 
     cfg = config_from_args(args)
-    router = FeedbackRouter(cfg.feedback)
-    rows, channels = [], Counter()
+    check_output_path(Path(args.out))  # a directory as --out fails now, not after the feedback is computed
+    items = []  # every line is checked before any feedback is computed: a bad line costs nothing
     for line, row in iter_jsonl(args.input):
         for name in ("question", "solution"):
             if not isinstance(row.get(name), str):
                 raise InputFormatError(args.input, line, name, "required string field is missing")
-        fb = router(_problem(row, line), row["solution"], _verdict(row, args.input, line))
+        items.append((line, row, _verdict(row, args.input, line)))
+    router = FeedbackRouter(cfg.feedback)
+    rows, channels = [], Counter()
+    for line, row, verdict in items:
+        fb = router(_problem(row, line), row["solution"], verdict)
         channels[fb.channel] += 1
         rows.append({**row, "feedback": fb.text, "feedback_channel": fb.channel, "feedback_step": fb.step,
                      "retrieved": fb.retrieved, "code": fb.code, "code_output": fb.code_output,

@@ -7,7 +7,8 @@ message (the system prompt comes from `model.system_prompt` through the chat tem
 
 The output is appended one batch at a time and flushed (`problems.JsonlAppender`): an interrupted run keeps
 what it wrote, and rerunning the same command skips the ids already in `--out` (resume). `--overwrite`
-starts afresh. Sampling is seeded with `run.seed`.
+starts afresh. Sampling is seeded with `run.seed`. An empty or malformed `--input` is refused before the
+model loads; an existing `--out` that is not this command's JSONL is refused and left untouched.
 """
 
 from __future__ import annotations

@@ -2,17 +2,20 @@
 
 The file is copied into a fresh sandbox (see `physr3.feedback.sandbox` for what is contained); the JSON
 holds stdout, stderr, exit code, signal, `stopped_by`, wall time and the containment measures in force.
-Exit status: 0 when the code ran to completion with status 0, 1 otherwise, 2 for a bad argument.
+Exit status: 0 when the code ran to completion with status 0, 1 otherwise, 2 for a bad argument or a
+file that is missing, not UTF-8, empty or larger than 1 MiB.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 
 from physr3.config import FeedbackConfig
 from physr3.errors import UserError
+from physr3.inputs import read_text
+
+MAX_CODE_BYTES = 2**20  # a model's program is a few kB; a bigger file is not what this command is for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,15 +30,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from physr3.feedback.sandbox import run_code
 
-    if not os.path.isfile(args.file):
-        raise UserError(f"{args.file}: no such file")
     if args.timeout <= 0:
         raise UserError(f"--timeout must be positive, got {args.timeout}")
-    try:
-        with open(args.file, encoding="utf-8") as fh:
-            code = fh.read()
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{args.file}: cannot read: {exc}") from exc
+    code = read_text(args.file, what="Python file", max_bytes=MAX_CODE_BYTES)  # empty, binary, huge: exit 2
     result = run_code(code, timeout_s=args.timeout, memory_mb=args.memory_mb,
                       max_output_bytes=args.max_output_bytes)
     print(json.dumps(result.to_json(), indent=2, ensure_ascii=False))

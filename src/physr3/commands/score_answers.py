@@ -5,7 +5,7 @@ optional `options` (option texts, so a quoted option maps to its letter) and `id
 `pred` may be a short answer or a whole model response (see `physr3.eval.answers`).
 Output: `{"correct", "score", "extracted", "reason", "detail", "method"}` per line on stdout; a summary on
 stderr. Every line is checked before any is scored, so a malformed file prints only the error
-(`FILE:LINE: field 'NAME': ...`, exit status 2).
+(`FILE:LINE: field 'NAME': ...`, exit status 2); an empty file is refused the same way.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@
 Clients use base URL `http://HOST:PORT/v1` (e.g. `verifier.judge_base_url`). The first line printed is
 `physr3 serve: serving MODEL on URL`, so a script starting it with `--port 0` can read the bound port.
 `--responder echo|diff-judge|script:RULES.json` and `--delay-s` exist for tests and benchmarks only (see
-`physr3.llm.serve`); `model` (the default) serves the configured model.
+`physr3.llm.serve`); `model` (the default) serves the configured model. Malformed requests get a 4xx
+in OpenAI's error shape; bodies over `--max-body-bytes` a 413; prompts longer than the model's context
+window a 400 before any model work (see `physr3.llm.serve`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import argparse
 
 from physr3.commands._common import add_config_arguments, config_from_args
-from physr3.llm.serve import EngineResponder, OpenAIServer, build_test_responder
+from physr3.llm.serve import MAX_BODY_BYTES, EngineResponder, OpenAIServer, build_test_responder
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,10 +31,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--delay-s", type=float, default=0.0,
                         help="Sleep this long in every chat request (benchmarks: a slow remote judge).")
     parser.add_argument("--verbose", action="store_true", help="Log every request to stderr.")
+    parser.add_argument("--max-body-bytes", type=int, default=MAX_BODY_BYTES,
+                        help="Refuse request bodies larger than this with 413 (default 1 MiB).")
 
 
 def main(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
+    if args.max_body_bytes < 1:
+        from physr3.errors import UserError
+
+        raise UserError(f"--max-body-bytes must be >= 1, got {args.max_body_bytes}")
     if args.model:
         cfg.model.name_or_path = args.model
     if args.responder == "model":
@@ -51,7 +59,8 @@ def main(args: argparse.Namespace) -> int:
         name = args.served_model_name or f"physr3-{args.responder.split(':', 1)[0]}"
     try:
         server = OpenAIServer(responder, host=args.host, port=args.port, model_name=name, delay_s=args.delay_s,
-                              default_max_tokens=cfg.generation.max_new_tokens, verbose=args.verbose)
+                              default_max_tokens=cfg.generation.max_new_tokens, verbose=args.verbose,
+                              max_body_bytes=args.max_body_bytes)
     except OSError as exc:
         from physr3.errors import UserError
 
@@ -60,7 +69,6 @@ def main(args: argparse.Namespace) -> int:
     try:
         server.serve_forever()
     except KeyboardInterrupt:
-        print("physr3 serve: stopped", flush=True)
-    finally:
-        server._httpd.server_close()
+        pass
+    print("physr3 serve: stopped", flush=True)
     return 0

@@ -17,7 +17,10 @@ Output lines: `{"id", "error_step", "error_type", "explanation", "reward", "stat
 the input has them. The reward is `physr3.reward.step_reward` with the `reward` config section; a
 verdict that is not `ok` gets `verifier.on_parse_failure`'s reward (0.0, or null for `skip`).
 The output is appended line by line: rerunning the same command skips ids already written (resume), and
-with the judge's cache a full rerun costs no judge calls. Counters go to stderr at the end.
+with the judge's cache a full rerun costs no judge calls. Counters go to stderr at the end. Every input
+line is checked before the first verdict; an empty input is refused (exit 2), and so is an existing
+`--out` that is not a verdict JSONL (it is left untouched) or a `--cache` that is not SQLite (an empty
+`--cache` file is a new, empty cache).
 """
 
 from __future__ import annotations

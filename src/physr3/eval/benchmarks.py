@@ -35,16 +35,18 @@ of it is CC BY-NC-SA (OpenStax) while the package is MIT, and the repository kee
 
 from __future__ import annotations
 
+import contextlib
 import csv
-import json
+import io
 import os
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from physr3.errors import UserError
+from physr3.inputs import read_json, read_text
 from physr3.paths import data_dir
 from physr3.problems import Problem, read_problems
 
@@ -137,9 +139,9 @@ def _user_path(path: str | os.PathLike | None, env: str, name: str, hint: str) -
     if not chosen:
         raise UserError(f"benchmark {name!r} needs a file: pass {name}=FILE.jsonl or set {env}=FILE.jsonl ({hint})")
     chosen = Path(chosen).expanduser()
-    if not chosen.is_file():
+    if not chosen.exists():
         raise UserError(f"benchmark {name!r}: file not found: {chosen}")
-    return chosen
+    return chosen  # a directory, bad bytes, an empty file: refused by the reader, naming the file
 
 
 def load_jsonl_set(path: str | os.PathLike, source: str) -> list[Problem]:
@@ -148,6 +150,26 @@ def load_jsonl_set(path: str | os.PathLike, source: str) -> list[Problem]:
     for p in problems:
         p.source = p.source or source
     return problems
+
+
+def _json_items(source: Path, kind: str) -> list[dict]:
+    """The objects of a JSON array file (JEEBench, SciEval); anything else is a UserError naming the file."""
+    rows = read_json(source, what=f"{kind} JSON file", max_bytes=256 * 2**20, expect=list)
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise UserError(f"{source}: item {i}: expected a JSON object, got {type(row).__name__}")
+    return rows
+
+
+@contextlib.contextmanager
+def _record(source: Path, i: int, kind: str) -> Iterator[None]:
+    """The loaders index a record's fields directly: a KeyError or TypeError while reading item i is that
+    item's fault (a user file in another format), reported as one line naming the file and the item."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError, ValueError) as exc:
+        what = f"field {exc.args[0]!r} is missing" if isinstance(exc, KeyError) else f"{type(exc).__name__}: {exc}"
+        raise UserError(f"{source}: item {i}: not a {kind} record ({what})") from None
 
 
 # ---- JEEBench ------------------------------------------------------------------------------------
@@ -180,24 +202,28 @@ def split_jee_options(text: str) -> tuple[str, list[str]] | None:
 def load_jeebench(path: str | os.PathLike | None = None) -> list[Problem]:
     """JEEBench physics items (123)."""
     source = Path(path) if path else data_path("jeebench", "dataset_phy.json")
-    rows = json.loads(source.read_text(encoding="utf-8"))
     problems = []
-    for row in rows:
+    for i, row in enumerate(_json_items(source, "JEEBench")):
         if row.get("subject") != "phy":
             continue
-        answer_type = JEEBENCH_TYPES[row["type"]]
-        question, options = row["question"], None
-        if answer_type in ("mcq", "mcq_multi"):
-            split = split_jee_options(question)
-            if split is not None:
-                question, options = split
-        year, paper = re.search(r"(\d{4}) Paper (\d)", row["description"]).groups()
-        problems.append(Problem(
-            id=f"jeebench/{year}-p{paper}-q{row['index']}", question=question, answer=row["gold"],
-            answer_type=answer_type, options=options, source="jeebench",
-            extra={"description": row["description"], "index": row["index"], "jee_type": row["type"]},
-        ))
+        with _record(source, i, "JEEBench"):
+            problems.append(_jee_problem(row))
     return problems
+
+
+def _jee_problem(row: dict) -> Problem:
+    answer_type = JEEBENCH_TYPES[row["type"]]
+    question, options = row["question"], None
+    if answer_type in ("mcq", "mcq_multi"):
+        split = split_jee_options(question)
+        if split is not None:
+            question, options = split
+    year, paper = re.search(r"(\d{4}) Paper (\d)", row["description"]).groups()
+    return Problem(
+        id=f"jeebench/{year}-p{paper}-q{row['index']}", question=question, answer=row["gold"],
+        answer_type=answer_type, options=options, source="jeebench",
+        extra={"description": row["description"], "index": row["index"], "jee_type": row["type"]},
+    )
 
 
 # ---- MMLU ----------------------------------------------------------------------------------------
@@ -213,25 +239,25 @@ def load_mmlu_subject(subject: str, name: str, root: Path | None = None) -> list
     first_stem: dict[str, str] = {}
     for split in MMLU_SPLITS:
         path = root / split / f"{subject}_{split}.csv"
-        if not path.is_file():
+        if not path.exists():
             raise UserError(f"data file missing: {path}")
-        with open(path, encoding="utf-8", newline="") as fh:
-            for i, cells in enumerate(csv.reader(fh)):
-                if len(cells) != 6 or cells[5].strip() not in "ABCD":
-                    raise UserError(f"{path}: row {i + 1}: expected 6 columns ending in a letter A-D")
-                stem, options, gold = cells[0], cells[1:5], cells[5].strip()
-                pid = f"{name}/{split}/{i}"
-                extra: dict = {"split": split, "row": i}
-                key = (stem.strip(), *(o.strip() for o in options), gold)
-                if key in first_row:
-                    extra["duplicate_of"] = first_row[key]
-                else:
-                    first_row[key] = pid
-                    if stem.strip() in first_stem:
-                        extra["same_stem_as"] = first_stem[stem.strip()]
-                first_stem.setdefault(stem.strip(), pid)
-                problems.append(Problem(id=pid, question=stem, answer=gold, answer_type="mcq", options=options,
-                                        source=f"mmlu:{subject}", extra=extra))
+        text = read_text(path, what="MMLU CSV file", max_bytes=64 * 2**20)
+        for i, cells in enumerate(csv.reader(io.StringIO(text, newline=""))):
+            if len(cells) != 6 or cells[5].strip() not in "ABCD":
+                raise UserError(f"{path}: row {i + 1}: expected 6 columns ending in a letter A-D")
+            stem, options, gold = cells[0], cells[1:5], cells[5].strip()
+            pid = f"{name}/{split}/{i}"
+            extra: dict = {"split": split, "row": i}
+            key = (stem.strip(), *(o.strip() for o in options), gold)
+            if key in first_row:
+                extra["duplicate_of"] = first_row[key]
+            else:
+                first_row[key] = pid
+                if stem.strip() in first_stem:
+                    extra["same_stem_as"] = first_stem[stem.strip()]
+            first_stem.setdefault(stem.strip(), pid)
+            problems.append(Problem(id=pid, question=stem, answer=gold, answer_type="mcq", options=options,
+                                    source=f"mmlu:{subject}", extra=extra))
     return problems
 
 
@@ -268,16 +294,18 @@ def load_scieval(path: str | os.PathLike | None = None) -> list[Problem]:
     """SciEval physics (164 multiple-choice items)."""
     source = Path(path) if path else data_path("scieval", "scieval-valid-physics.json")
     problems = []
-    for row in json.loads(source.read_text(encoding="utf-8")):
+    for i, row in enumerate(_json_items(source, "SciEval")):
         if row.get("category") != "physics":
             continue
-        m = _SCIEVAL_OPTIONS.search(row["question"])
-        question, options = (row["question"][:m.start()], list(m.groups())) if m else (row["question"], None)
-        problems.append(Problem(
-            id=f"scieval/{row['id']}", question=question.strip(), answer="".join(row["answer"]), answer_type="mcq",
-            options=[o.strip() for o in options] if options else None, domain=_scieval_domain(row["topic"]),
-            source="scieval", extra={"topic": row["topic"], "ability": row["ability"]},
-        ))
+        with _record(source, i, "SciEval"):
+            m = _SCIEVAL_OPTIONS.search(row["question"])
+            question, options = (row["question"][:m.start()], list(m.groups())) if m else (row["question"], None)
+            problems.append(Problem(
+                id=f"scieval/{row['id']}", question=question.strip(), answer="".join(row["answer"]),
+                answer_type="mcq", options=[o.strip() for o in options] if options else None,
+                domain=_scieval_domain(row["topic"]), source="scieval",
+                extra={"topic": row["topic"], "ability": row["ability"]},
+            ))
     return problems
 
 

@@ -139,10 +139,10 @@ def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
              benchmark_paths: dict[str, str] | None = None) -> Path:
     from physr3.models.loading import load_model
 
-    run_dir = prepare_run(cfg, "eval", argv)
     for name in cfg.eval.conditions:
         get_condition(name)  # fail fast on a typo, before loading anything
     benchmarks = {b: load_benchmark(b, (benchmark_paths or {}).get(b)) for b in cfg.eval.benchmarks}
+    run_dir = prepare_run(cfg, "eval", argv)  # after the inputs are read: a bad file leaves no run folder
     if cfg.eval.limit is not None:
         benchmarks = {b: ps[: cfg.eval.limit] for b, ps in benchmarks.items()}
     verifier = None

@@ -18,12 +18,10 @@ rebuild when the corpus or the text format changes.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from physr3.errors import UserError
 from physr3.paths import data_dir
 
 EQUATIONS_FILE = "university_physics_key_equations.jsonl"
@@ -82,17 +80,9 @@ def default_corpus_dir() -> Path:
 
 
 def _read_jsonl(path: Path) -> list[dict]:
-    if not path.is_file():
-        raise UserError(f"{path}: formula corpus file not found")
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if line.strip():
-                try:
-                    rows.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise UserError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
-    return rows
+    from physr3.inputs import iter_json_lines  # the one reader: bad bytes, directories, non-objects named
+
+    return [row for _, row in iter_json_lines(path, what="formula corpus file")]
 
 
 def load_corpus(corpus_dir: str | Path | None = None, constants: bool = True) -> list[KnowledgeEntry]:

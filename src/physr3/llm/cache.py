@@ -60,18 +60,27 @@ class ReplyCache:
     """A process-safe key -> reply store; `get`/`put` are cheap enough to call from the event loop."""
 
     def __init__(self, path: str | os.PathLike):
+        from physr3.errors import UserError
+
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if self.path.is_dir():
+            raise UserError(f"{self.path}: is a directory, expected a reply cache file (SQLite)")
         self._lock = threading.Lock()
-        self._conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False, isolation_level=None)
-        with self._lock:
-            self._conn.execute("PRAGMA busy_timeout = 30000")
-            try:
-                self._conn.execute("PRAGMA journal_mode = WAL")
-            except sqlite3.OperationalError:  # e.g. a file system without shared memory: default journal
-                pass
-            self._conn.execute("PRAGMA synchronous = NORMAL")
-            self._conn.execute(_SCHEMA)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(str(self.path), timeout=30.0, check_same_thread=False,
+                                         isolation_level=None)
+            with self._lock:
+                self._conn.execute("PRAGMA busy_timeout = 30000")
+                try:
+                    self._conn.execute("PRAGMA journal_mode = WAL")
+                except sqlite3.OperationalError as exc:  # e.g. no shared memory: the default journal
+                    if "not a database" in str(exc):
+                        raise
+                self._conn.execute("PRAGMA synchronous = NORMAL")
+                self._conn.execute(_SCHEMA)
+        except (sqlite3.DatabaseError, OSError) as exc:  # another file given as the cache: left untouched
+            raise UserError(f"{self.path}: cannot use as the reply cache (SQLite): {exc}") from None
 
     def get(self, key: str) -> str | None:
         with self._lock:

@@ -1,55 +1,86 @@
-"""A small OpenAI-compatible HTTP server (`physr3 serve`) on the standard library.
+"""An OpenAI-compatible HTTP server (`physr3 serve`) on FastAPI and uvicorn.
 
 Endpoints: `GET /v1/models`, `POST /v1/chat/completions` (non-streaming, and streaming as server-sent
-events: `data: {chunk}` lines ending with `data: [DONE]`), `GET /health`. Honoured request fields:
-`messages`, `max_tokens` (or `max_completion_tokens`), `temperature`, `top_p`, `stop` (string or list;
-the stop string is cut from the reply, as OpenAI does), `seed`, `stream`, `stream_options.include_usage`.
-`n > 1`, tools and images are refused with a 400 in OpenAI's error shape. Any `model` name is accepted
-and the served name is reported back (so a client configured for "gpt-4o" can be pointed here).
+events: `data: {chunk}` lines ending with `data: [DONE]`), `GET /health`. The request and reply bodies are
+the pydantic models of `physr3.llm.openai_schema` (OpenAI's shapes). Honoured request fields: `messages`,
+`max_tokens` (or `max_completion_tokens`), `temperature`, `top_p`, `stop` (string or list; the stop string
+is cut from the reply, as OpenAI does), `seed`, `stream`, `stream_options.include_usage`. Any `model`
+name is accepted and the served name is reported back (so a client configured for "gpt-4o" can be
+pointed here).
+
+Hostile input: every malformed request is answered with a 4xx whose body is OpenAI's error object
+`{"error": {"message", "type", "param", "code"}}` — a body that is not JSON or not an object, missing or
+mistyped fields (a message without `content`, an unknown role, a negative `max_tokens`, a string
+`temperature`), `n > 1`, tools, a body over `max_body_bytes` (413, default 1 MiB, read no further than
+that), and a prompt longer than the model's context window (400 `context_length_exceeded`, checked by
+tokenizing in the request's thread before the request is queued, so no model work is spent on it). An
+unknown path is a 404 in the same shape. An exception inside a responder is a 500 for that request only.
 
 Who answers is a `Responder`:
 - `EngineResponder` — a local model behind the `Engine` interface (the embedded SmolLM2 by default, any
   HF folder or trained policy via `model.name_or_path`/`model.adapter`). One worker thread owns the
-  model and batches requests that arrive together (same sampling parameters) into one `generate` call;
-  streaming sends the finished text in word chunks, because the Engine interface has no token callback.
-  Token counts are the model's.
+  model and batches requests that arrive together (same sampling parameters) into one `generate` call.
+  Streaming is token by token: the engine calls back with each new token (`on_token`, when its
+  `generate` accepts one, as `TransformersEngine`'s does) and the text decoded so far is sent as it
+  grows, holding back a tail that could still become a stop string or is an incomplete UTF-8 character.
+  An engine without the callback (vLLM) streams the finished text in word chunks. Token counts are the
+  model's.
 - For tests and benchmarks only (no model, deterministic, instant): `EchoResponder` (replies with the
   last user message), `DiffJudgeResponder` (answers the paper's verifier prompt by comparing the
   solution's steps with the ground truth's, step by step — a stand-in judge whose verdicts are
   predictable), and `ScriptedResponder` (replies and HTTP failures — 429, 500 — from a rule list, to
-  exercise a client's retries over real HTTP). Their token counts are whitespace-separated words.
+  exercise a client's retries over real HTTP). Their token counts are whitespace-separated words and
+  their streams are word chunks.
 
-`delay_s` sleeps that long in every chat request before answering (each request has its own thread, so
+`delay_s` waits that long in every chat request before answering (without holding a thread, so
 concurrent requests overlap): a stand-in for a slow remote judge in the concurrency benchmark.
 
 Deviations from OpenAI's API, on purpose: one choice per request; no logprobs; no tools; no auth (the
-server binds to 127.0.0.1 by default — put a proxy in front before exposing it).
+server binds to 127.0.0.1 by default — put a proxy in front before exposing it). A streamed reply is the
+same text as the non-streamed one except in the rare case where decoding a prefix of the tokens gives
+text that is not a prefix of the whole decoding (then the stream ends with what had been sent).
 """
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
+import contextlib
 import dataclasses
+import inspect
 import json
 import queue
 import re
+import socket
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
+
+import anyio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 
 from physr3.solution import TAG_ERROR_TYPE, parse_solution
 
+MAX_BODY_BYTES = 2**20  # a judge prompt with two solutions is a few kB; the context window is far below this
+
+TextCallback = Callable[[str], None]
+
 
 class HTTPFailure(Exception):
-    """Raised by a responder to answer with an HTTP error status (OpenAI error body)."""
+    """Raised by a responder (or the request checks) to answer with an HTTP error status (OpenAI error body)."""
 
-    def __init__(self, status: int, message: str, retry_after: float | None = None, kind: str = "server_error"):
+    def __init__(self, status: int, message: str, retry_after: float | None = None, kind: str = "server_error",
+                 *, param: str | None = None, code: str | None = None):
         super().__init__(message)
         self.status, self.message, self.retry_after, self.kind = status, message, retry_after, kind
+        self.param, self.code = param, code
 
 
 @dataclass
@@ -59,6 +90,7 @@ class RequestParams:
     top_p: float = 1.0
     stop: list[str] = field(default_factory=list)
     seed: int | None = None
+    max_tokens_given: bool = False  # the client asked for max_tokens (else the server's default applies)
 
 
 @dataclass
@@ -70,7 +102,13 @@ class Generated:
 
 
 class Responder(Protocol):
-    def generate(self, messages: list[dict[str, str]], params: RequestParams) -> Generated: ...
+    """Answers one chat request; `on_text`, when given, receives the reply's text in pieces as it is made
+    (their concatenation is `Generated.text`). May raise HTTPFailure. An optional
+    `check_request(messages, params) -> RequestParams` refuses (HTTPFailure) or adjusts a request before
+    any generation (the context-window check)."""
+
+    def generate(self, messages: list[dict[str, str]], params: RequestParams,
+                 on_text: TextCallback | None = None) -> Generated: ...
 
 
 def apply_stop(text: str, stop: Sequence[str]) -> tuple[str, bool]:
@@ -89,13 +127,17 @@ class _TextResponder:
     def reply(self, messages: list[dict[str, str]]) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def generate(self, messages: list[dict[str, str]], params: RequestParams) -> Generated:
+    def generate(self, messages: list[dict[str, str]], params: RequestParams,
+                 on_text: TextCallback | None = None) -> Generated:
         text, stopped = apply_stop(self.reply(messages), params.stop)
         finish = "stop"
         if params.max_tokens is not None and _words(text) > params.max_tokens:
             pieces = re.findall(r"\S+\s*", text)
             text, finish = "".join(pieces[: params.max_tokens]).rstrip(), "length"
         prompt = sum(_words(m.get("content", "")) for m in messages)
+        if on_text is not None:
+            for piece in _stream_pieces(text):
+                on_text(piece)
         return Generated(text, prompt, _words(text), finish if not stopped else "stop")
 
 
@@ -166,10 +208,23 @@ class ScriptedResponder(_TextResponder):
 
     @classmethod
     def from_file(cls, path: str) -> ScriptedResponder:
-        with open(path, encoding="utf-8") as fh:
-            return cls(json.load(fh))
+        """Rules from a JSON array of objects with ScriptRule's fields; anything else is a UserError naming it."""
+        from physr3.errors import UserError
+        from physr3.inputs import read_json
 
-    def generate(self, messages: list[dict[str, str]], params: RequestParams) -> Generated:
+        rules = read_json(path, what="responder script", expect=list)
+        names = {f.name for f in dataclasses.fields(ScriptRule)}
+        for i, rule in enumerate(rules):
+            if not isinstance(rule, dict) or not isinstance(rule.get("reply"), str) or set(rule) - names:
+                raise UserError(f"{path}: rule {i}: expected an object with a string 'reply' and only the "
+                                f"keys {', '.join(sorted(names))}")
+            if not isinstance(rule.get("match"), str | None) or not isinstance(rule.get("retry_after"), int | float | None) or not (
+                    isinstance(rule.get("fail", []), list) and all(isinstance(s, int) for s in rule.get("fail", []))):
+                raise UserError(f"{path}: rule {i}: 'match' must be a string and 'fail' a list of HTTP statuses")
+        return cls(rules)
+
+    def generate(self, messages: list[dict[str, str]], params: RequestParams,
+                 on_text: TextCallback | None = None) -> Generated:
         text = "\n".join(m.get("content", "") for m in messages)
         for rule in self.rules:
             if rule.match is None or rule.match in text:
@@ -178,7 +233,7 @@ class ScriptedResponder(_TextResponder):
                 if status is not None:
                     raise HTTPFailure(status, f"scripted failure {status}", rule.retry_after,
                                       "rate_limit_exceeded" if status == 429 else "server_error")
-                return _Fixed(rule.reply).generate(messages, params)
+                return _Fixed(rule.reply).generate(messages, params, on_text)
         raise HTTPFailure(400, "no scripted rule matches this request", kind="invalid_request_error")
 
 
@@ -190,6 +245,45 @@ class _Fixed(_TextResponder):
         return self.text
 
 
+class _TokenStream:
+    """Turns a request's token ids, as the engine makes them, into text pieces for `on_text`.
+
+    After each token the ids so far are decoded; what is new is sent, except a tail that is an incomplete
+    UTF-8 character (decoded as U+FFFD) or could still grow into a stop string (that text must never
+    reach the client, as it never does unstreamed). After a stop string nothing more is sent.
+    """
+
+    def __init__(self, tokenizer: Any, stop: Sequence[str], on_text: TextCallback):
+        self.tokenizer, self.stop, self.on_text = tokenizer, [s for s in stop if s], on_text
+        self.ids: list[int] = []
+        self.sent = ""
+        self.closed = False
+
+    def _safe(self, text: str) -> str:
+        cut, stopped = apply_stop(text, self.stop)
+        if stopped:
+            self.closed = True
+            return cut
+        text = text.rstrip("\ufffd")
+        hold = max((k for s in self.stop for k in range(1, len(s)) if text.endswith(s[:k])), default=0)
+        return text[: len(text) - hold]
+
+    def push(self, token_id: int) -> None:
+        if self.closed:
+            return
+        self.ids.append(token_id)
+        safe = self._safe(self.tokenizer.decode(self.ids, skip_special_tokens=True))
+        if len(safe) > len(self.sent) and safe.startswith(self.sent):
+            self.on_text(safe[len(self.sent):])
+            self.sent = safe
+
+    def finish(self, text: str) -> None:
+        """Send what is left of the final reply text (normally its held-back tail)."""
+        if text.startswith(self.sent) and len(text) > len(self.sent):
+            self.on_text(text[len(self.sent):])
+            self.sent = text
+
+
 class EngineResponder:
     """A local model behind the Engine interface, with micro-batching of concurrent requests.
 
@@ -197,17 +291,51 @@ class EngineResponder:
     for more (up to `max_batch`), and generates each group of requests that share sampling parameters
     in one `engine.generate` call. A request with a `seed` is generated alone, so that its reply does
     not depend on which other requests happened to arrive with it.
+
+    `context_window` (default: the model config's `max_position_embeddings`, when the engine exposes its
+    model) bounds prompt plus completion: `check_request` tokenizes the prompt and refuses one that does
+    not fit, and lowers a default `max_tokens` to what is left of the window.
     """
 
-    def __init__(self, engine: Any, default_max_tokens: int = 384, max_batch: int = 8, batch_wait_s: float = 0.01):
+    def __init__(self, engine: Any, default_max_tokens: int = 384, max_batch: int = 8, batch_wait_s: float = 0.01,
+                 context_window: int | None = None):
         self.engine = engine
         self.default_max_tokens, self.max_batch, self.batch_wait_s = default_max_tokens, max_batch, batch_wait_s
+        if context_window is None:
+            config = getattr(getattr(engine, "model", None), "config", None)
+            window = getattr(config, "max_position_embeddings", None)
+            context_window = window if isinstance(window, int) and window > 0 else None
+        self.context_window = context_window
         self.batches: list[int] = []  # size of every engine call, for tests and logs
+        try:
+            self._streams_tokens = "on_token" in inspect.signature(engine.generate).parameters
+        except (TypeError, ValueError):
+            self._streams_tokens = False
+        self._encode_lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue()
         self._worker = threading.Thread(target=self._loop, name="physr3-engine", daemon=True)
         self._worker.start()
 
-    def generate(self, messages: list[dict[str, str]], params: RequestParams) -> Generated:
+    def check_request(self, messages: list[dict[str, str]], params: RequestParams) -> RequestParams:
+        """Refuse a prompt that does not fit the context window (400, before any model work)."""
+        encode = getattr(self.engine, "encode", None)
+        if self.context_window is None or encode is None:
+            return params
+        with self._encode_lock:  # tokenizers are not safe to share between threads
+            n = len(encode(messages))
+        window = self.context_window
+        wanted = params.max_tokens or self.default_max_tokens
+        if n >= window or (params.max_tokens_given and n + wanted > window):
+            asked = f"{n} in the messages" + (f" plus {wanted} to generate" if params.max_tokens_given else "")
+            raise HTTPFailure(400, f"This model's maximum context length is {window} tokens; the request needs "
+                                   f"{asked}. Shorten the messages or lower max_tokens.",
+                              kind="invalid_request_error", param="messages", code="context_length_exceeded")
+        if n + wanted > window:
+            params = dataclasses.replace(params, max_tokens=window - n)
+        return params
+
+    def generate(self, messages: list[dict[str, str]], params: RequestParams,
+                 on_text: TextCallback | None = None) -> Generated:
         from physr3.models.types import SamplingParams
 
         sp = SamplingParams(
@@ -217,10 +345,19 @@ class EngineResponder:
             stop=tuple(params.stop),
             seed=params.seed,
         )
+        tokenizer = getattr(self.engine, "tokenizer", None)
+        stream = None
+        if on_text is not None and self._streams_tokens and tokenizer is not None:
+            stream = _TokenStream(tokenizer, params.stop, on_text)
         future: concurrent.futures.Future = concurrent.futures.Future()
-        self._queue.put((messages, sp, future))
+        self._queue.put((messages, sp, future, stream))
         completion = future.result()
         text, stopped = apply_stop(completion.text, params.stop)
+        if stream is not None:
+            stream.finish(text)
+        elif on_text is not None:  # an engine without a token callback: the finished text in word chunks
+            for piece in _stream_pieces(text):
+                on_text(piece)
         finish = "stop" if stopped else completion.finish_reason
         return Generated(text, completion.prompt_tokens, len(completion.token_ids), finish)
 
@@ -244,73 +381,29 @@ class EngineResponder:
             for items in groups.values():
                 self.batches.append(len(items))
                 try:
-                    outs = self.engine.generate([m for m, _, _ in items], items[0][1])
-                    for (_, _, fut), out in zip(items, outs, strict=True):
-                        fut.set_result(out)
+                    outs = self.engine.generate([it[0] for it in items], items[0][1], **self._stream_kwargs(items))
+                    for it, out in zip(items, outs, strict=True):
+                        it[2].set_result(out)
                 except BaseException as exc:  # noqa: BLE001 - handed to the waiting request threads
-                    for _, _, fut in items:
-                        if not fut.done():
-                            fut.set_exception(exc)
+                    for it in items:
+                        if not it[2].done():
+                            it[2].set_exception(exc)
 
+    @staticmethod
+    def _stream_kwargs(items: list) -> dict[str, Any]:
+        streams = [it[3] for it in items]
+        if not any(streams):
+            return {}
 
-# ------------------------------------------------------------------------------------------- the server
-def _content_text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):  # [{"type": "text", "text": ...}, ...]
-        parts = []
-        for part in content:
-            if not isinstance(part, dict) or part.get("type") != "text":
-                raise HTTPFailure(400, "only text content parts are supported", kind="invalid_request_error")
-            parts.append(str(part.get("text", "")))
-        return "".join(parts)
-    if content is None:
-        return ""
-    raise HTTPFailure(400, "message content must be a string or a list of text parts", kind="invalid_request_error")
+        def on_token(i: int, token_id: int) -> None:
+            stream = streams[i]
+            if stream is not None:
+                try:
+                    stream.push(token_id)
+                except Exception:  # noqa: BLE001 - a failed decode or callback must not stop the batch
+                    streams[i] = None
 
-
-def parse_chat_request(body: Any, default_max_tokens: int | None) -> tuple[list[dict[str, str]], RequestParams, bool, bool]:
-    """Validate a chat request body: (messages, params, stream, include_usage); HTTPFailure(400) if bad."""
-
-    def bad(msg: str) -> HTTPFailure:
-        return HTTPFailure(400, msg, kind="invalid_request_error")
-
-    if not isinstance(body, dict):
-        raise bad("request body must be a JSON object")
-    msgs = body.get("messages")
-    if not isinstance(msgs, list) or not msgs:
-        raise bad("'messages' must be a non-empty list")
-    messages = []
-    for i, m in enumerate(msgs):
-        if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant", "developer", "tool"):
-            raise bad(f"messages[{i}] needs a role of system, user or assistant")
-        role = "system" if m["role"] == "developer" else m["role"]
-        messages.append({"role": role, "content": _content_text(m.get("content"))})
-    if body.get("n", 1) not in (1, None):
-        raise bad("only n=1 is supported")
-    if body.get("tools"):
-        raise bad("tools are not supported")
-    max_tokens = body.get("max_completion_tokens", body.get("max_tokens"))
-    if max_tokens is not None and (not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 1):
-        raise bad("'max_tokens' must be a positive integer")
-    temperature = body.get("temperature", 1.0)
-    temperature = 1.0 if temperature is None else temperature
-    if not isinstance(temperature, int | float) or not 0 <= temperature <= 2:
-        raise bad("'temperature' must be a number in [0, 2]")
-    top_p = body.get("top_p", 1.0)
-    top_p = 1.0 if top_p is None else top_p
-    if not isinstance(top_p, int | float) or not 0 < top_p <= 1:
-        raise bad("'top_p' must be a number in (0, 1]")
-    stop = body.get("stop") or []
-    stop = [stop] if isinstance(stop, str) else stop
-    if not isinstance(stop, list) or not all(isinstance(s, str) for s in stop) or len(stop) > 4:
-        raise bad("'stop' must be a string or a list of up to 4 strings")
-    seed = body.get("seed")
-    params = RequestParams(max_tokens if max_tokens is not None else default_max_tokens, float(temperature),
-                           float(top_p), stop, seed if isinstance(seed, int) else None)
-    stream = bool(body.get("stream", False))
-    include_usage = bool((body.get("stream_options") or {}).get("include_usage", False))
-    return messages, params, stream, include_usage
+        return {"on_token": on_token}
 
 
 def _stream_pieces(text: str) -> Iterator[str]:
@@ -318,174 +411,322 @@ def _stream_pieces(text: str) -> Iterator[str]:
     yield from (p for p in re.findall(r"\s*\S+|\s+$", text) if p)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    server: OpenAIServer._HTTPServer
+# ------------------------------------------------------------------------------------------- the server
+def _param(loc: Sequence[Any]) -> str | None:
+    """Pydantic's error location as OpenAI names a parameter: ("messages", 0, "content") -> messages[0].content."""
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or None
 
-    def log_message(self, format: str, *args: Any) -> None:
-        if self.server.owner.verbose:
-            super().log_message(format, *args)
 
-    def _send_json(self, status: int, obj: Any, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(obj).encode("utf-8")
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for k, v in (headers or {}).items():
-            self.send_header(k, v)
-        self.end_headers()
-        self.wfile.write(data)
+def parse_chat_request(body: Any, default_max_tokens: int | None) -> tuple[list[dict[str, str]], RequestParams, bool, bool]:
+    """Validate a chat request body: (messages, params, stream, include_usage); HTTPFailure(400) if bad."""
+    from pydantic import ValidationError
 
-    def _send_error(self, exc: HTTPFailure) -> None:
-        headers = {"Retry-After": f"{exc.retry_after:g}"} if exc.retry_after is not None else None
-        self._send_json(exc.status, {"error": {"message": exc.message, "type": exc.kind, "param": None,
-                                               "code": exc.status}}, headers)
+    from physr3.llm.openai_schema import ChatCompletionRequest
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
-        owner = self.server.owner
-        path = self.path.split("?", 1)[0].rstrip("/")
-        if path == "/v1/models":
-            self._send_json(200, {"object": "list", "data": [
-                {"id": owner.model_name, "object": "model", "created": owner.created, "owned_by": "physr3"}]})
-        elif path in ("/health", "/v1/health"):
-            self._send_json(200, {"status": "ok", "requests": owner.requests})
-        else:
-            self._send_error(HTTPFailure(404, f"no route GET {self.path}", kind="not_found"))
+    if not isinstance(body, dict):
+        raise HTTPFailure(400, f"the request body must be a JSON object, got {type(body).__name__}",
+                          kind="invalid_request_error", code="invalid_type")
+    try:
+        req = ChatCompletionRequest.model_validate(body)
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        param = _param(err["loc"])
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        code = "missing_required_parameter" if err["type"] == "missing" else "invalid_value"
+        raise HTTPFailure(400, f"{param}: {msg}" if param else msg, kind="invalid_request_error",
+                          param=param, code=code) from None
+    given = req.max_completion_tokens if req.max_completion_tokens is not None else req.max_tokens
+    stop = [req.stop] if isinstance(req.stop, str) else list(req.stop or [])
+    params = RequestParams(
+        max_tokens=given if given is not None else default_max_tokens,
+        temperature=1.0 if req.temperature is None else float(req.temperature),
+        top_p=1.0 if req.top_p is None else float(req.top_p),
+        stop=stop, seed=req.seed, max_tokens_given=given is not None,
+    )
+    include_usage = bool(req.stream_options and req.stream_options.include_usage)
+    return [m.text() for m in req.messages], params, bool(req.stream), include_usage
 
-    def do_POST(self) -> None:  # noqa: N802
-        owner = self.server.owner
-        length = int(self.headers.get("Content-Length") or 0)
-        raw = self.rfile.read(length) if length else b""
-        path = self.path.split("?", 1)[0].rstrip("/")
-        if path != "/v1/chat/completions":
-            self._send_error(HTTPFailure(404, f"no route POST {self.path}", kind="not_found"))
+
+def _error_response(exc: HTTPFailure) -> Any:
+    from physr3.llm.openai_schema import ErrorBody, ErrorResponse
+
+    body = ErrorResponse(error=ErrorBody(message=exc.message, type=exc.kind, param=exc.param, code=exc.code))
+    headers = {"Retry-After": f"{exc.retry_after:g}"} if exc.retry_after is not None else None
+    return JSONResponse(body.model_dump(), status_code=exc.status, headers=headers)
+
+
+class _BodyLimit:
+    """ASGI middleware: a request body over `max_bytes` is answered 413 and never held in memory.
+
+    A declared Content-Length over the limit is refused at once; a chunked body is counted as it
+    arrives. What is over the limit is read and dropped (up to 64 MiB) before answering, so the client,
+    which is still sending, reads the 413 instead of a reset connection.
+    """
+
+    def __init__(self, app: Any, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http" or scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
             return
-        with owner._lock:
-            owner.requests += 1
+        declared = dict(scope["headers"]).get(b"content-length", b"")
+        chunks: list[bytes] = []
+        size, more = 0, True
+        over = declared.isdigit() and int(declared) > self.max_bytes
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            more = message.get("more_body", False)
+            over = over or size > self.max_bytes
+            if over:
+                chunks = []
+                if size > 64 * 2**20:
+                    break
+            else:
+                chunks.append(body)
+        if over:
+            failure = HTTPFailure(413, f"request body larger than {self.max_bytes} bytes, the server's limit "
+                                       "(physr3 serve --max-body-bytes)", kind="invalid_request_error",
+                                  code="request_too_large")
+            await _error_response(failure)(scope, receive, send)
+            return
+        whole, replayed = b"".join(chunks), False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def build_app(owner: OpenAIServer) -> Any:
+    """The FastAPI application: routes, the body limit, and OpenAI-shaped errors for everything."""
+    from physr3.llm.openai_schema import (
+        AssistantMessage,
+        ChatCompletion,
+        ChatCompletionChunk,
+        Choice,
+        ChunkChoice,
+        Delta,
+        ModelCard,
+        ModelList,
+        Usage,
+    )
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI):
+        # Each waiting request holds a worker thread (the responders are blocking): allow bursts of them.
+        anyio.to_thread.current_default_thread_limiter().total_tokens = 512
+        yield
+
+    app = FastAPI(title="physr3 serve", lifespan=lifespan, docs_url=None, redoc_url=None)
+
+    @app.exception_handler(HTTPFailure)
+    async def _failure(request: Request, exc: HTTPFailure) -> Any:
+        return _error_response(exc)
+
+    @app.exception_handler(HTTPException)
+    async def _http(request: Request, exc: HTTPException) -> Any:
+        kind = "not_found" if exc.status_code == 404 else "invalid_request_error"
+        message = (f"no route {request.method} {request.url.path}" if exc.status_code in (404, 405)
+                   else str(exc.detail))
+        code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code)
+        return _error_response(HTTPFailure(exc.status_code, message, kind=kind, code=code))
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Any:
+        err = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        param = _param(err.get("loc", ()))
+        return _error_response(HTTPFailure(400, f"{param}: {err['msg']}" if param else str(err["msg"]),
+                                           kind="invalid_request_error", param=param, code="invalid_value"))
+
+    @app.get("/v1/models", response_model=ModelList)
+    async def models() -> Any:
+        return ModelList(data=[ModelCard(id=owner.model_name, created=owner.created)])
+
+    @app.get("/health")
+    @app.get("/v1/health")
+    async def health() -> Any:
+        return {"status": "ok", "requests": owner.requests}
+
+    @app.post("/v1/chat/completions", response_model=ChatCompletion)
+    async def chat(request: Request) -> Any:
+        owner.requests += 1
+        raw = await request.body()
         try:
-            try:
-                body = json.loads(raw or b"null")
-            except json.JSONDecodeError as exc:
-                raise HTTPFailure(400, f"invalid JSON body: {exc.msg}", kind="invalid_request_error") from None
-            messages, params, stream, include_usage = parse_chat_request(body, owner.default_max_tokens)
-            if owner.delay_s > 0:
-                time.sleep(owner.delay_s)
-            gen = owner.responder.generate(messages, params)
-        except HTTPFailure as exc:
-            self._send_error(exc)
-            return
-        except Exception as exc:  # noqa: BLE001 - a model failure must answer 500, not kill the thread
-            self._send_error(HTTPFailure(500, f"{type(exc).__name__}: {exc}"))
-            return
+            body = json.loads(raw) if raw.strip() else None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise HTTPFailure(400, f"invalid JSON body: {getattr(exc, 'msg', exc)}", kind="invalid_request_error",
+                              code="invalid_json") from None
+        except RecursionError:
+            raise HTTPFailure(400, "invalid JSON body: nested too deeply", kind="invalid_request_error",
+                              code="invalid_json") from None
+        messages, params, stream, include_usage = parse_chat_request(body, owner.default_max_tokens)
+        responder = owner.responder
+        check = getattr(responder, "check_request", None)
+        if check is not None:  # before any model work: tokenizing a long prompt takes a worker thread
+            params = await run_in_threadpool(check, messages, params)
+        if owner.delay_s > 0:
+            await asyncio.sleep(owner.delay_s)
         cid, created = f"chatcmpl-{uuid.uuid4().hex[:24]}", int(time.time())
-        usage = {"prompt_tokens": gen.prompt_tokens, "completion_tokens": gen.completion_tokens,
-                 "total_tokens": gen.prompt_tokens + gen.completion_tokens}
+
+        def usage(gen: Generated) -> Usage:
+            return Usage(prompt_tokens=gen.prompt_tokens, completion_tokens=gen.completion_tokens,
+                         total_tokens=gen.prompt_tokens + gen.completion_tokens)
+
         if not stream:
-            self._send_json(200, {
-                "id": cid, "object": "chat.completion", "created": created, "model": owner.model_name,
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": gen.text},
-                             "finish_reason": gen.finish_reason, "logprobs": None}],
-                "usage": usage,
-            })
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
-        self.send_header("Cache-Control", "no-cache")
-        self.send_header("Transfer-Encoding", "chunked")
-        self.end_headers()
+            gen = await run_in_threadpool(_generate, responder, messages, params, None)
+            reply = ChatCompletion(id=cid, created=created, model=owner.model_name, usage=usage(gen),
+                                   choices=[Choice(message=AssistantMessage(content=gen.text),
+                                                   finish_reason=gen.finish_reason)])
+            return JSONResponse(reply.model_dump())
 
-        def chunk(delta: dict[str, Any], finish: str | None, with_usage: dict | None = None) -> dict:
-            obj: dict[str, Any] = {"id": cid, "object": "chat.completion.chunk", "created": created,
-                                   "model": owner.model_name,
-                                   "choices": [{"index": 0, "delta": delta, "finish_reason": finish,
-                                                "logprobs": None}] if with_usage is None else []}
-            if include_usage:
-                obj["usage"] = with_usage
-            return obj
+        loop = asyncio.get_running_loop()
+        events: asyncio.Queue = asyncio.Queue()
 
-        events = [chunk({"role": "assistant", "content": ""}, None)]
-        events += [chunk({"content": piece}, None) for piece in _stream_pieces(gen.text)]
-        events.append(chunk({}, gen.finish_reason))
-        if include_usage:
-            events.append(chunk({}, None, usage))
-        try:
-            for ev in events:
-                self._write_chunk(f"data: {json.dumps(ev)}\n\n".encode())
-            self._write_chunk(b"data: [DONE]\n\n")
-            self.wfile.write(b"0\r\n\r\n")
-            self.wfile.flush()
-        except (BrokenPipeError, ConnectionResetError):  # the client went away mid-stream
-            self.close_connection = True
+        def on_text(piece: str) -> None:
+            loop.call_soon_threadsafe(events.put_nowait, ("text", piece))
 
-    def _write_chunk(self, data: bytes) -> None:
-        self.wfile.write(f"{len(data):X}\r\n".encode() + data + b"\r\n")
-        self.wfile.flush()
+        def run() -> None:
+            try:
+                result = ("done", _generate(responder, messages, params, on_text))
+            except BaseException as exc:  # noqa: BLE001 - delivered to the response
+                result = ("error", exc)
+            loop.call_soon_threadsafe(events.put_nowait, result)
+
+        threading.Thread(target=run, name="physr3-stream", daemon=True).start()
+        first = await events.get()
+        if first[0] == "error":  # nothing sent yet: a proper HTTP error status
+            raise first[1]
+
+        def sse(chunk: ChatCompletionChunk) -> str:
+            return f"data: {json.dumps(chunk.wire(include_usage))}\n\n"
+
+        def chunk(delta: Delta, finish: str | None = None) -> ChatCompletionChunk:
+            return ChatCompletionChunk(id=cid, created=created, model=owner.model_name,
+                                       choices=[ChunkChoice(delta=delta, finish_reason=finish)])
+
+        async def body_events() -> Any:
+            yield sse(chunk(Delta(role="assistant", content="")))
+            item = first
+            while True:
+                kind, value = item
+                if kind == "text" and value:
+                    yield sse(chunk(Delta(content=value)))
+                elif kind == "done":
+                    yield sse(chunk(Delta(), value.finish_reason))
+                    if include_usage:
+                        yield sse(ChatCompletionChunk(id=cid, created=created, model=owner.model_name,
+                                                      choices=[], usage=usage(value)))
+                    break
+                elif kind == "error":  # failed mid-stream: the status is sent already, say so in the stream
+                    failure = value if isinstance(value, HTTPFailure) else HTTPFailure(500, _describe(value))
+                    yield f"data: {json.dumps({'error': {'message': failure.message, 'type': failure.kind, 'param': None, 'code': failure.code}})}\n\n"
+                    break
+                item = await events.get()
+            yield "data: [DONE]\n\n"
+
+        return StreamingResponse(body_events(), headers={"Content-Type": "text/event-stream",
+                                                         "Cache-Control": "no-cache"})
+
+    app.add_middleware(_BodyLimit, max_bytes=owner.max_body_bytes)
+    return app
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _generate(responder: Responder, messages: list[dict[str, str]], params: RequestParams,
+              on_text: TextCallback | None) -> Generated:
+    """Call the responder; an unexpected exception becomes a 500 for this request only."""
+    try:
+        if on_text is None:
+            return responder.generate(messages, params)
+        return responder.generate(messages, params, on_text)
+    except HTTPFailure:
+        raise
+    except Exception as exc:  # noqa: BLE001 - a model failure must answer 500, not take the server down
+        raise HTTPFailure(500, _describe(exc)) from exc
 
 
 class OpenAIServer:
-    """The HTTP server; `start()` serves from a daemon thread, `serve_forever()` in the caller's.
+    """The HTTP server (uvicorn); `start()` serves from a daemon thread, `serve_forever()` in the caller's.
 
-    `port=0` binds an ephemeral port; `url` is the base URL to give a client (`http://host:port/v1`).
+    The socket is bound in the constructor (an OSError if the port is taken), so `port=0` picks a free
+    port and `url` is known at once: the base URL to give a client (`http://host:port/v1`).
     """
-
-    class _HTTPServer(ThreadingHTTPServer):
-        daemon_threads = True
-        request_queue_size = 256  # bursts of concurrent judge calls must not be refused at connect
-        owner: OpenAIServer
-
-        def handle_error(self, request: Any, client_address: Any) -> None:
-            import sys
-
-            exc = sys.exc_info()[1]
-            if isinstance(exc, ConnectionError | TimeoutError):  # a client closed a kept-alive connection
-                return
-            super().handle_error(request, client_address)
 
     def __init__(self, responder: Responder, *, host: str = "127.0.0.1", port: int = 8000,
                  model_name: str = "physr3", delay_s: float = 0.0, default_max_tokens: int | None = None,
-                 verbose: bool = False):
+                 verbose: bool = False, max_body_bytes: int = MAX_BODY_BYTES):
+        import uvicorn
+
         self.responder, self.model_name, self.delay_s = responder, model_name, delay_s
-        self.default_max_tokens, self.verbose = default_max_tokens, verbose
+        self.default_max_tokens, self.verbose, self.max_body_bytes = default_max_tokens, verbose, max_body_bytes
         self.created = int(time.time())
         self.requests = 0
-        self._lock = threading.Lock()
-        self._httpd = self._HTTPServer((host, port), _Handler)
-        self._httpd.owner = self
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        # a deep backlog: bursts of concurrent judge calls must not be refused at connect
+        self._sock = socket.create_server((host, port), family=family, backlog=2048)
+        self.app = build_app(self)
+        config = uvicorn.Config(self.app, log_level="info" if verbose else "warning", access_log=verbose,
+                                timeout_graceful_shutdown=2, timeout_keep_alive=30)
+        self._server = uvicorn.Server(config)
         self._thread: threading.Thread | None = None
 
     @property
     def host(self) -> str:
-        return str(self._httpd.server_address[0])
+        return str(self._sock.getsockname()[0])
 
     @property
     def port(self) -> int:
-        return int(self._httpd.server_address[1])
+        return int(self._sock.getsockname()[1])
 
     @property
     def url(self) -> str:
-        return f"http://{self.host}:{self.port}/v1"
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/v1"
 
     def start(self) -> OpenAIServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
+        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]},
                                         name="physr3-serve", daemon=True)
         self._thread.start()
+        deadline = time.monotonic() + 30
+        while not self._server.started:
+            if not self._thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("physr3 serve: the HTTP server did not start")
+            time.sleep(0.01)
         return self
 
     def serve_forever(self) -> None:
-        self._httpd.serve_forever()
+        """Serve in this thread until interrupted (uvicorn handles SIGINT/SIGTERM here)."""
+        try:
+            self._server.run(sockets=[self._sock])
+        finally:
+            self._sock.close()
 
     def stop(self) -> None:
-        self._httpd.shutdown()
-        self._httpd.server_close()
+        self._server.should_exit = True
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=10)
+        self._sock.close()
 
     def __enter__(self) -> OpenAIServer:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
-
 
 def build_test_responder(spec: str) -> Responder:
     """`echo`, `diff-judge` or `script:RULES.json` (tests and benchmarks; see the module docstring)."""

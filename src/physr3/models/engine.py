@@ -27,6 +27,9 @@ What a `Completion` holds, precisely:
   model's RAW distribution (temperature 1, no top-p), i.e. what a teacher-forced forward pass gives; the
   refine loop compares them with its own forward pass (`logp_gap`) to measure the sampled-vs-trained gap.
 
+Streaming: `generate(..., on_token=f)` calls `f(i, token_id)` for each token of conversation i as soon as it
+is sampled (including a final end-of-sequence token); `physr3 serve` decodes them into text deltas.
+
 Sampling: `temperature == 0` is greedy; otherwise multinomial sampling with temperature and top-p (top-k
 off). A `seed` makes a call reproducible for the same inputs and batch size (the global RNG state is
 restored afterwards); different batch sizes batch prompts differently and so draw differently.
@@ -34,10 +37,14 @@ restored afterwards); different batch sizes batch prompts differently and so dra
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from physr3.config import Config, GenerationConfig
 from physr3.models.types import FINAL_ANSWER_STOP, Completion, Conversation, Engine, SamplingParams
+
+# Streaming: called as on_token(conversation index, token id) for every generated token (physr3 serve).
+TokenCallback = Callable[[int, int], None]
 
 
 class TransformersEngine:
@@ -64,7 +71,11 @@ class TransformersEngine:
         return encode_prompt(self.tokenizer, conversation)
 
     # -------------------------------------------------------------------------------------------- generation
-    def generate(self, conversations: list[Conversation], params: SamplingParams) -> list[Completion]:
+    def generate(self, conversations: list[Conversation], params: SamplingParams,
+                 on_token: TokenCallback | None = None) -> list[Completion]:
+        """One completion per conversation, in order. `on_token(i, token_id)`, when given, is called with each
+        token of conversation i as it is generated (streaming); it runs inside the decoding loop, so it must be
+        quick and must not raise."""
         import torch
 
         prompts = [self.encode(c) for c in conversations]
@@ -79,11 +90,13 @@ class TransformersEngine:
                 torch.manual_seed(params.seed)
             for start in range(0, len(order), self.batch_size):
                 chunk = order[start : start + self.batch_size]
-                for i, completion in zip(chunk, self._generate_batch([prompts[i] for i in chunk], params)):
+                relay = None if on_token is None else (lambda row, tok, chunk=chunk: on_token(chunk[row], tok))
+                for i, completion in zip(chunk, self._generate_batch([prompts[i] for i in chunk], params, relay)):
                     results[i] = completion
         return [r for r in results if r is not None]
 
-    def _generate_batch(self, prompts: list[list[int]], params: SamplingParams) -> list[Completion]:
+    def _generate_batch(self, prompts: list[list[int]], params: SamplingParams,
+                        on_token: TokenCallback | None = None) -> list[Completion]:
         """Prefill the left-padded batch once, then decode one token per step with the KV cache, dropping each
         row from the batch (and the cache) as soon as it finishes."""
         import torch
@@ -111,6 +124,8 @@ class TransformersEngine:
             keep = []
             for k, (row, tok) in enumerate(zip(live, tokens.tolist())):
                 generated[row].append(tok)
+                if on_token is not None:
+                    on_token(row, tok)
                 if params.return_logprobs:
                     logprobs[row].append(float(token_lp[k]))
                 if tok in self.eos_ids or (stop_window and _first_stop(

@@ -16,12 +16,12 @@ Accuracy is the mean score (JEEBench's partial credit included), in percent.
 from __future__ import annotations
 
 import html
-import json
 from pathlib import Path
 
 import yaml
 
 from physr3.errors import UserError
+from physr3.inputs import read_json, read_text
 from physr3.problems import write_text_atomic
 from physr3.report import plots, tables
 
@@ -29,15 +29,32 @@ ERROR_TYPES = ("MC", "CM", "CE")
 
 
 def load_run(path: Path) -> tuple[str, dict]:
+    """(label, summary) of one eval run folder; a folder or file that is not one is a UserError naming it."""
     summary = path / "summary.json"
-    if not summary.is_file():
+    if not path.is_dir():
+        raise UserError(f"{path}: not an eval run folder ({'not a folder' if path.exists() else 'not found'})")
+    if not summary.exists():
         raise UserError(f"{path}: not an eval run folder (no summary.json)")
+    data = read_json(summary, what="eval summary")
+    for condition, per_bench in data.items():  # {condition: {benchmark: {"mean_score": ..., ...}}}
+        if not isinstance(per_bench, dict) or not all(isinstance(s, dict) for s in per_bench.values()):
+            raise UserError(f"{summary}: '{condition}': expected an object of benchmark summaries")
+        for bench, s in per_bench.items():
+            score, types = s.get("mean_score"), s.get("error_types", {})
+            if score is not None and (isinstance(score, bool) or not isinstance(score, int | float)):
+                raise UserError(f"{summary}: '{condition}.{bench}.mean_score': expected a number, got {score!r}")
+            if not isinstance(types, dict) or not all(isinstance(n, int | float) for n in types.values()):
+                raise UserError(f"{summary}: '{condition}.{bench}.error_types': expected an object of counts")
     label = str(path.name)
     cfg_path = path / "config.yaml"
     if cfg_path.is_file():
-        cfg = yaml.safe_load(cfg_path.read_text()) or {}
-        label = str((cfg.get("model") or {}).get("name_or_path") or label)
-    return label, json.loads(summary.read_text())
+        try:
+            cfg = yaml.safe_load(read_text(cfg_path, what="run config")) or {}
+        except yaml.YAMLError:
+            cfg = {}
+        model = cfg.get("model") if isinstance(cfg, dict) else None
+        label = str((model if isinstance(model, dict) else {}).get("name_or_path") or label)
+    return label, data
 
 
 def _pct(x: float | None) -> float | None:
@@ -113,7 +130,7 @@ def write_report(run_dirs: list[str], out: str | None = None) -> Path:
     for path in run_dirs:  # each condition's exact prompts and hyperparameters, as the eval run recorded them
         record = Path(path) / "conditions.json"
         if record.is_file():
-            details.update(json.loads(record.read_text()))
+            details.update(read_json(record, what="conditions record"))
     if details:
         write_text_atomic(out_dir / "conditions.md", "\n".join(tables.conditions_markdown(details, "##")))
     write_text_atomic(out_dir / "index.html", _html(sections, details))

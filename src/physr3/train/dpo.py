@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import Any
 
 from physr3.config import Config
-from physr3.errors import UserError
+from physr3.errors import InputFormatError, UserError
 from physr3.problems import Problem, iter_jsonl, write_jsonl, write_text_atomic
 from physr3.prompts import build_solve_conversation
 from physr3.runs import prepare_run
@@ -104,7 +104,12 @@ def build_pairs(rows: Iterable[tuple[int, dict[str, Any]]], seed: int, format_in
             problem = Problem.from_json(row, path, line)  # InputFormatError names file, line and field
             if "reference_solution" in row and "label_error_step" in row:
                 meta["source"] = "injected"
-                if not row.get("reference_solution") or int(row["label_error_step"]) <= 0:
+                label = row["label_error_step"]
+                if isinstance(label, bool) or not isinstance(label, int):
+                    raise InputFormatError(path, line, "label_error_step", f"expected an integer, got {label!r}")
+                if row["reference_solution"] is not None and not isinstance(row["reference_solution"], str):
+                    raise InputFormatError(path, line, "reference_solution", "expected a string")
+                if not row.get("reference_solution") or label <= 0:
                     skipped["control_or_no_reference"] += 1
                     continue
                 good, bad, step, etype = (row["reference_solution"], problem.solution or "",

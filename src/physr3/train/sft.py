@@ -106,6 +106,8 @@ def run_sft(cfg: Config, section_name: str = "sft", argv: list[str] | None = Non
         revision_stats = dict(counts)
         print(f"sft: {len(extra)} revision examples mixed into {len(problems)} solve examples "
               f"({', '.join(f'{k} {v}' for k, v in sorted(counts.items()) if v)})")
+    if section.eval_data:
+        read_problems(section.eval_data)  # a bad held-out file fails now, not after the training
     run_dir = prepare_run(cfg, section_name.replace("_", "-"), argv)
     base, tokenizer = load_model(cfg.model)
     _check_lengths(rows, tokenizer, section.max_length, f"{section_name}.max_length")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import json
+import math
 import re
 import warnings
 from dataclasses import dataclass
@@ -91,7 +92,7 @@ def _to_step(value: Any) -> int:
     if isinstance(value, int):
         return value
     if isinstance(value, float):
-        if value != value or value != int(value):
+        if not math.isfinite(value) or value != int(value):
             raise JudgeParseError(f"error_step {value!r} is not a whole number")
         return int(value)
     if isinstance(value, list) and value:  # "error_step": [3, 5] -> the first error
@@ -102,7 +103,14 @@ def _to_step(value: Any) -> int:
     m = re.search(r"-?\d+(?:\.0+)?", text)
     if not m:
         raise JudgeParseError(f"error_step {value!r} holds no number")
-    return int(float(m.group(0)))
+    return _step_number(m.group(0).split(".")[0])
+
+
+def _step_number(digits: str) -> int:
+    """An integer step from its digits; more than 9 digits is no step (and would overflow int limits)."""
+    if len(digits.lstrip("-")) > 9:
+        raise JudgeParseError(f"error_step {digits[:12]}... is not a step number")
+    return int(digits)
 
 
 def _balanced_objects(text: str) -> list[str]:
@@ -225,7 +233,7 @@ def parse_judge_reply(text: str | None) -> JudgeReply:
     kind = _KEY_SCAN["type"].search(text)
     if step:
         expl = _KEY_SCAN["expl"].search(text)
-        return JudgeReply(int(step.group(1)), normalize_error_type(kind.group(1)) if kind else "unknown",
+        return JudgeReply(_step_number(step.group(1)), normalize_error_type(kind.group(1)) if kind else "unknown",
                           expl.group(1).strip() if expl else "", "key_scan")
     if kind and normalize_error_type(kind.group(1)) == "none":
         return JudgeReply(0, "none", "", "key_scan")
