@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "sandbox": ("sandbox", "Run one Python file in the sandbox and print the JSON result."),
     "eval": ("eval", "Evaluate conditions (cot, rag, sft, dpo, ours, self-refine) on benchmarks; resumable."),
     "report": ("report", "Paper-style tables, plots and an HTML page from eval runs."),
+    "agreement": ("agreement", "Agreement of two verdict/label files: kappa on the error type, step agreement, confusion."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 
