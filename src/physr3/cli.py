@@ -33,6 +33,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("eval", "Evaluate conditions (cot, rag, sft, dpo, ours, self-refine) on benchmarks; resumable."),
     "report": ("report", "Paper-style tables, plots and an HTML page from eval runs."),
     "agreement": ("agreement", "Agreement of two verdict/label files: kappa on the error type, step agreement, confusion."),
+    "convert": ("convert", "Rewrite worked solutions into the seven-tag format with a teacher model; validated, resumable."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

@@ -221,6 +221,23 @@ class DemoConfig:
 
 
 @dataclass
+class ConvertConfig:
+    teacher_model: str = opt("gpt-4o", "Teacher model that rewrites worked solutions into the seven-tag format.")
+    teacher_base_url: str | None = opt(None, "OpenAI-compatible base URL of the teacher (None = api.openai.com; "
+                                             "a vLLM or `physr3 serve` server: http://host:port/v1).")
+    api_key_env: str = opt("OPENAI_API_KEY", "Environment variable that holds the teacher's API key.")
+    max_retries: int = opt(2, "Rewrites sent back with their violations quoted, per item, before it is rejected.")
+    http_retries: int = opt(5, "Retries of one request on rate limits, timeouts and 5xx (exponential backoff).")
+    concurrency: int = opt(8, "Teacher calls in flight at once.")
+    timeout_s: float = opt(180.0, "Per-call timeout in seconds.")
+    cache_path: str | None = opt(None, "SQLite cache of teacher replies (default: the judge's, in the user cache dir).")
+    temperature: float = opt(0.0, "Teacher sampling temperature (0: a cached reply is what a rerun would get).")
+    max_tokens: int | None = opt(2048, "Cap on the teacher's reply tokens.")
+    relative_tolerance: float = opt(0.01, "Answer check: relative tolerance between the rewrite's final answer and "
+                                          "the source's answer (or the source's numbers when it has no answer).")
+
+
+@dataclass
 class Config:
     run: RunConfig = field(default_factory=RunConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -236,6 +253,7 @@ class Config:
     feedback: FeedbackConfig = field(default_factory=FeedbackConfig)
     eval: EvalConfig = field(default_factory=EvalConfig)
     demo: DemoConfig = field(default_factory=DemoConfig)
+    convert: ConvertConfig = field(default_factory=ConvertConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
