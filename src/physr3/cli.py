@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("report", "Paper-style tables, plots and an HTML page from eval runs."),
     "agreement": ("agreement", "Agreement of two verdict/label files: kappa on the error type, step agreement, confusion."),
     "convert": ("convert", "Rewrite worked solutions into the seven-tag format with a teacher model; validated, resumable."),
+    "topics": ("topics", "Share of each domain and sub-topic in corpora and benchmarks (sentence embedder), PNG and table."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

@@ -238,6 +238,12 @@ class ConvertConfig:
 
 
 @dataclass
+class TopicsConfig:
+    embedder: str = opt("minilm", "Sentence embedder: minilm (offline all-MiniLM-L6-v2) | openai:MODEL.")
+    k: int = opt(7, "Labelled exemplars (OpenStax worked examples, sub-topic descriptions) that vote per question.")
+
+
+@dataclass
 class Config:
     run: RunConfig = field(default_factory=RunConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -254,6 +260,7 @@ class Config:
     eval: EvalConfig = field(default_factory=EvalConfig)
     demo: DemoConfig = field(default_factory=DemoConfig)
     convert: ConvertConfig = field(default_factory=ConvertConfig)
+    topics: TopicsConfig = field(default_factory=TopicsConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
