@@ -244,6 +244,18 @@ class TopicsConfig:
 
 
 @dataclass
+class ContaminationConfig:
+    ngram: int = opt(13, "Exact overlap: a shared n-gram of this many word/number tokens flags a pair (GPT-3's 13).")
+    min_tokens: int = opt(8, "Exact overlap: a benchmark item shorter than `ngram` counts when the training text "
+                             "contains it whole and it has at least this many tokens.")
+    threshold: float = opt(0.82, "Semantic near-duplicate: cosine (all-MiniLM-L6-v2) at or above this flags a pair; "
+                                 "chosen on paraphrases vs unrelated same-domain pairs by benchmarks/contamination.py.")
+    top_k: int = opt(3, "Semantic: nearest benchmark items checked per training question.")
+    embedder: str = opt("minilm", "Sentence embedder: minilm (offline all-MiniLM-L6-v2) | openai:MODEL (the threshold "
+                                  "was chosen for minilm).")
+
+
+@dataclass
 class Config:
     run: RunConfig = field(default_factory=RunConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -261,6 +273,7 @@ class Config:
     demo: DemoConfig = field(default_factory=DemoConfig)
     convert: ConvertConfig = field(default_factory=ConvertConfig)
     topics: TopicsConfig = field(default_factory=TopicsConfig)
+    contamination: ContaminationConfig = field(default_factory=ContaminationConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
