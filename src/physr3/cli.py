@@ -36,6 +36,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "convert": ("convert", "Rewrite worked solutions into the seven-tag format with a teacher model; validated, resumable."),
     "topics": ("topics", "Share of each domain and sub-topic in corpora and benchmarks (sentence embedder), PNG and table."),
     "contamination": ("contamination", "Exact n-gram overlap and semantic near-duplicates between a training file and benchmarks."),
+    "scaling": ("scaling", "CoT accuracy per model and benchmark vs parameter count (reuses eval results), table and plot."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

@@ -256,6 +256,17 @@ class ContaminationConfig:
 
 
 @dataclass
+class ScalingConfig:
+    models: list[str] = opt([], "Models compared: 'embedded', local folders, or hub ids (with a GPU and hub access).")
+    benchmarks: list[str] = opt(["scieval", "mmlu-hs", "mmlu-college", "jeebench"],
+                                "Benchmarks (names, NAME=FILE or .jsonl paths) evaluated with the CoT condition.")
+    hard_benchmarks: list[str] = opt(["jeebench", "physicsqa"], "Benchmarks counted as hard in the plot and the "
+                                     "table's means (paper Figure 4: JEEBench, PhysicsQA); the others are easy.")
+    limit: int | None = opt(None, "Evaluate at most this many items per benchmark.")
+    out: str = opt("runs/scaling", "Folder for the table, plot and one eval run folder per model and settings.")
+
+
+@dataclass
 class Config:
     run: RunConfig = field(default_factory=RunConfig)
     model: ModelConfig = field(default_factory=ModelConfig)
@@ -274,6 +285,7 @@ class Config:
     convert: ConvertConfig = field(default_factory=ConvertConfig)
     topics: TopicsConfig = field(default_factory=TopicsConfig)
     contamination: ContaminationConfig = field(default_factory=ContaminationConfig)
+    scaling: ScalingConfig = field(default_factory=ScalingConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
