@@ -38,7 +38,7 @@ def test_topics_on_generated_and_handwritten_inputs(tmp_path, capsys):
                                              for i, (d, q) in enumerate(CLEAR)])
     out = tmp_path / "topics"
     capsys.readouterr()
-    assert main(["topics", "--out", str(out), str(synth), clear, "topics.k=7"]) == 0
+    assert main(["topics", "--out", str(out), "--no-progress", str(synth), clear, "topics.k=7"]) == 0
     printed = capsys.readouterr().out
     assert "| **Mechanics** |" in printed and "gen (n=40)" in printed and "clear (n=5)" in printed
 

@@ -25,6 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "trailing section.key=value items are config overrides (topics.k=9).")
     parser.add_argument("--out", default="runs/topics", help="Output folder (PNG, table, JSON, per-item lines).")
     parser.add_argument("--config", help="YAML config file (see configs/).")
+    parser.add_argument("--no-progress", action="store_true", help="No progress bar.")
 
 
 def main(args: argparse.Namespace) -> int:
@@ -52,8 +53,10 @@ def main(args: argparse.Namespace) -> int:
                                  cache_root=cache_dir())
     out = Path(args.out)
     dists, rows, notes = [], [], []
-    for name, items in tqdm(loaded, desc="topics", unit="input", file=sys.stderr, disable=len(loaded) < 2):
-        assignments = classifier.classify([it.text for it in items])
+    bar = tqdm(total=sum(len(items) for _, items in loaded), desc="topics", unit="text", file=sys.stderr,
+               disable=args.no_progress, dynamic_ncols=True)
+    for name, items in loaded:
+        assignments = classifier.classify([it.text for it in items], on_progress=bar.update)
         dists.append(distribution(name, assignments))
         rows += [{"input": name, "id": it.id, "domain": a.domain, "subtopic": a.subtopic, "vote_share": round(a.score, 4),
                   **({"known_domain": it.domain} if it.domain else {})} for it, a in zip(items, assignments)]
@@ -61,6 +64,7 @@ def main(args: argparse.Namespace) -> int:
         if known:
             notes.append(f"{name}: agrees with the known domain of {sum(g == p for g, p in known)}/{len(known)} "
                          f"items ({100 * sum(g == p for g, p in known) / len(known):.1f}%)")
+    bar.close()
     table = format_table(dists)
     out.mkdir(parents=True, exist_ok=True)
     write_text_atomic(out / "topics.md", table + "\n")

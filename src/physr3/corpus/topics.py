@@ -26,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -202,7 +202,8 @@ class TopicClassifier:
         if exemplars.vectors is None:
             exemplars.vectors = _cached_vectors(exemplars.texts, embedder, cache_root)
 
-    def classify(self, texts: Sequence[str], batch: int = 256) -> list[Assignment]:
+    def classify(self, texts: Sequence[str], batch: int = 256,
+                 on_progress: Callable[[int], None] | None = None) -> list[Assignment]:
         out: list[Assignment] = []
         ex = self.exemplars
         k = min(self.k, len(ex.texts))
@@ -221,6 +222,8 @@ class TopicClassifier:
                 sub = max((s for s in sub_votes if DOMAIN_OF[s] == domain), key=lambda s: sub_votes[s])
                 total = sum(dom_votes.values()) or 1.0
                 out.append(Assignment(domain, sub, dom_votes[domain] / total))
+            if on_progress:
+                on_progress(len(top))
         return out
 
 
