@@ -96,10 +96,10 @@ def test_convert_validates_retries_rejects_and_resumes(tmp_path, teacher, capsys
     err = capsys.readouterr().err
     converted = {r["id"]: r for r in map(json.loads, out.read_text().splitlines())}
     rejects = {r["id"]: r for r in map(json.loads, (tmp_path / "out.rejects.jsonl").read_text().splitlines())}
-    assert set(converted) == {"fs-id2747928", "block"}
-    assert set(rejects) == {"fs-id2681377", "wrong", "garbage"}
+    assert set(converted) == {"m42091/fs-id2747928", "block"}
+    assert set(rejects) == {"m42120/fs-id2681377", "wrong", "garbage"}
 
-    drive = converted["fs-id2747928"]  # non-compliant first, fixed after its violations were quoted back
+    drive = converted["m42091/fs-id2747928"]  # non-compliant first, fixed after its violations were quoted back
     assert drive["attempts"] == 2 and drive["solution"] == DRIVE_OK and validate(drive["solution"]).compliant
     assert drive["answer"] == "(a) 30.0 km/h; (b) 8.33 m/s" and drive["answer_checked"] == "source_numbers"
     assert drive["book"] == "College Physics 2e" and drive["source_solution"].startswith("**Strategy**")
@@ -108,7 +108,7 @@ def test_convert_validates_retries_rejects_and_resumes(tmp_path, teacher, capsys
     assert rejects["wrong"]["reason"] == "answer" and rejects["wrong"]["attempts"] == 3
     assert "does not match the source's answer '5.0 m/s^2'" in rejects["wrong"]["violations"][0]
     assert rejects["garbage"]["reason"] == "format" and "missing <given>" in rejects["garbage"]["violations"]
-    assert rejects["fs-id2681377"]["reason"] == "answer" and "42.7" in rejects["fs-id2681377"]["violations"][0]
+    assert rejects["m42120/fs-id2681377"]["reason"] == "answer" and "42.7" in rejects["m42120/fs-id2681377"]["violations"][0]
     assert len(rejects["garbage"]["history"]) == 3 and rejects["garbage"]["last_reply"].startswith("Sure!")
 
     assert "2 converted (1 on the first try, 1 after violations were quoted back)" in err
@@ -162,6 +162,14 @@ def test_bad_input_names_file_line_and_field(tmp_path, capsys, row, field, messa
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"bad.jsonl:2: field '{field}': " in err and message in err
     assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_the_shipped_openstax_file_is_valid_input():
+    from physr3.corpus.convert import read_sources
+
+    items = read_sources(str(Path(data_dir()) / "openstax_worked_examples" / "worked_examples.jsonl"))
+    assert len(items) == 774 and len({it.id for it in items}) == 774  # example ids repeat across modules
+    assert all(it.answer is None and it.question and it.solution for it in items)
 
 
 def test_numbers_in_reads_openstax_latex():

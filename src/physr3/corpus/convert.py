@@ -20,8 +20,9 @@ rewrite as the assistant's turn, then the violations and the request to rewrite)
 reply. A transport failure (the endpoint down after the client's own retries) is neither output nor
 reject: it is counted and the item is tried again on the next run.
 
-Input lines: `id` (or `example_id`), `question` (or `problem`), `solution` (the free-form worked solution),
-optional `answer`, `answer_type` (default numeric_unit), `options`, `domain` and any other fields (kept).
+Input lines: `id` (else OpenStax's `module_id/example_id`), `question` (or `problem`), `solution` (the
+free-form worked solution), optional `answer`, `answer_type` (default numeric_unit), `options`, `domain`
+and any other fields (kept).
 Output lines are Problem records (`physr3.problems`) with the rewrite as `solution` — what `physr3 sft`
 reads — plus `source_solution`, `attempts`, `teacher` and `answer_checked`. Both outputs are appended
 line by line: a rerun skips ids already in either file (delete the rejects file to try them again).
@@ -36,14 +37,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from physr3.corpus.inputs import QUESTION_FIELDS, source_id
 from physr3.errors import InputFormatError
 from physr3.eval.answers import final_answer_tag, score
 from physr3.eval.quantities import latex_to_plain
 from physr3.problems import ANSWER_TYPES, JsonlAppender, iter_jsonl
 from physr3.prompts import FORMAT_INSTRUCTION
 from physr3.solution import validate
-
-ALIASES = {"id": ("id", "example_id"), "question": ("question", "problem")}
 
 SYSTEM_PROMPT = (
     "You rewrite worked physics solutions into a fixed structured format for training a small model. Keep "
@@ -86,13 +86,13 @@ def read_sources(path: str) -> list[SourceItem]:
     items: list[SourceItem] = []
     seen: dict[str, int] = {}
     for lineno, row in iter_jsonl(path):
-        got: dict[str, Any] = {}
-        for name, keys in ALIASES.items():
-            key = next((k for k in keys if k in row), None)
-            if key is None:
-                raise InputFormatError(path, lineno, name, "required field is missing"
-                                       + (f" (nor {', '.join(keys[1:])})" if len(keys) > 1 else ""))
-            got[name] = row[key]
+        got: dict[str, Any] = {"id": source_id(row)}
+        if got["id"] is None:
+            raise InputFormatError(path, lineno, "id", "required field is missing (nor example_id)")
+        key = next((k for k in QUESTION_FIELDS if k in row), None)
+        if key is None:
+            raise InputFormatError(path, lineno, "question", "required field is missing (nor problem)")
+        got["question"] = row[key]
         if not isinstance(got["id"], str | int) or isinstance(got["id"], bool):
             raise InputFormatError(path, lineno, "id", f"expected a string or integer, got {type(got['id']).__name__}")
         if not isinstance(got["question"], str) or not got["question"].strip():
@@ -250,7 +250,7 @@ async def convert_one(client: Any, item: SourceItem, max_retries: int, rel_tol: 
 def output_record(outcome: Outcome, teacher: str) -> dict[str, Any]:
     """A Problem record (physr3 sft input) with the rewrite as `solution`; the source's other fields kept."""
     item = outcome.item
-    row = {k: v for k, v in item.row.items() if k not in ("example_id", "problem")}
+    row = {k: v for k, v in item.row.items() if k != "problem"}  # now `question`
     final = final_answer_tag(outcome.text) or ""
     row.update({"id": item.id, "question": item.question, "answer": item.answer if item.answer is not None else final,
                 "answer_type": item.answer_type, "solution": outcome.text, "source_solution": item.solution,

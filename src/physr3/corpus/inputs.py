@@ -2,8 +2,8 @@
 
 A spec is a benchmark name (`physr3 benchmarks`), `NAME=FILE` (a user-supplied benchmark such as
 physicsqa), or a path to a JSONL file whose lines carry the question in `question` (or `problem`, as the
-OpenStax worked examples do) and optionally `id` (default: the line number) and `domain`. A training
-corpus needs no `answer` here, unlike a benchmark file.
+OpenStax worked examples do) and optionally `id` (default: the OpenStax `module_id/example_id`, else the
+line number) and `domain`. A training corpus needs no `answer` here, unlike a benchmark file.
 """
 
 from __future__ import annotations
@@ -26,6 +26,15 @@ class Item:
     domain: str = ""
 
 
+def source_id(row: dict) -> object | None:
+    """A line's id: `id`, else OpenStax's `module_id/example_id` (example ids repeat across modules), else None."""
+    if "id" in row:
+        return row["id"]
+    if "example_id" in row:
+        return f"{row['module_id']}/{row['example_id']}" if "module_id" in row else row["example_id"]
+    return None
+
+
 def read_question_file(path: str) -> list[Item]:
     """Items of a JSONL file; a line without a question string raises InputFormatError (file, line, field)."""
     items: list[Item] = []
@@ -36,7 +45,8 @@ def read_question_file(path: str) -> list[Item]:
             raise InputFormatError(path, lineno, "question", "required field is missing (nor problem)")
         if not isinstance(row[key], str) or not row[key].strip():
             raise InputFormatError(path, lineno, key, "expected a non-empty string")
-        rid = row.get("id", row.get("example_id", lineno))
+        rid = source_id(row)
+        rid = lineno if rid is None else rid
         if not isinstance(rid, str | int) or isinstance(rid, bool):
             raise InputFormatError(path, lineno, "id", f"expected a string or integer, got {type(rid).__name__}")
         rid = str(rid)
