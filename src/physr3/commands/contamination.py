@@ -75,9 +75,10 @@ def main(args: argparse.Namespace) -> int:
     print(f"contamination: {len(train)} training questions; exact {c.ngram}-gram overlap, semantic {sem}",
           file=sys.stderr)
     for bench, s in summary["benchmarks"].items():
+        semantic = ("off" if args.no_semantic else
+                    f"{s['semantic']['items']} ({100 * s['semantic']['item_share']:.1f}%)")
         print(f"  {bench:<16} n={s['n']:<5} flagged items: ngram {s['ngram']['items']} "
-              f"({100 * s['ngram']['item_share']:.1f}%), semantic {s['semantic']['items']} "
-              f"({100 * s['semantic']['item_share']:.1f}%), either {s['any']['items']} "
+              f"({100 * s['ngram']['item_share']:.1f}%), semantic {semantic}, either {s['any']['items']} "
               f"({100 * s['any']['item_share']:.1f}%); training questions involved {s['any']['train_items']}",
               file=sys.stderr)
     if args.out:
