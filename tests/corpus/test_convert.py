@@ -148,6 +148,14 @@ def test_endpoint_down_is_not_a_reject(tmp_path, capsys):
     assert out.read_text() == "" and (tmp_path / "out.rejects.jsonl").read_text() == ""
 
 
+def test_missing_api_key_for_the_default_endpoint(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("PHYSR3_TEST_NO_KEY", raising=False)
+    inp = inputs(tmp_path)
+    assert main(["convert", "--input", inp, "--out", str(tmp_path / "o.jsonl"), "--no-progress",
+                 "convert.api_key_env=PHYSR3_TEST_NO_KEY"]) == 2
+    assert "the teacher's API key is missing: set PHYSR3_TEST_NO_KEY" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("row, field, message", [
     ({"id": "a", "question": "q"}, "solution", "required field is missing"),
     ({"id": "a", "solution": "s"}, "question", "required field is missing (nor problem)"),

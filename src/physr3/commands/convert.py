@@ -12,6 +12,7 @@ See physr3.corpus.convert.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -56,6 +57,9 @@ def main(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 0:
         raise UserError("--limit must be >= 0")
     items = read_sources(args.input)
+    if c.teacher_base_url is None and not os.environ.get(c.api_key_env):
+        raise UserError(f"the teacher's API key is missing: set {c.api_key_env} (convert.api_key_env names another "
+                        "variable), or point --teacher-base-url at a local OpenAI-compatible server")
     if args.limit is not None:
         items = items[:args.limit]
     rejects = args.rejects or str(Path(args.out).with_suffix("")) + ".rejects.jsonl"
