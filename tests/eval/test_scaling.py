@@ -134,6 +134,9 @@ def test_bad_input(tmp_path, tiny_model_dir, capsys):
                  str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "bad.jsonl:1: field 'answer': required field is missing" in err
+    assert main(["scaling", "--model", tiny_model_dir, "--model", str(tmp_path / "nope"), "--benchmark", "scieval",
+                 "--out", str(tmp_path / "o")]) == 2
+    assert "no such folder" in capsys.readouterr().err and not (tmp_path / "o").exists()
     assert main(["scaling", "--benchmark", "scieval"]) == 2
     assert "no model" in capsys.readouterr().err
     assert main(["scaling", "--model", "embedded", "--limit", "0"]) == 2

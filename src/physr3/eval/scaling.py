@@ -20,6 +20,7 @@ hard follows the paper: SciEval and MMLU are easy, JEEBench and PhysicsQA hard (
 from __future__ import annotations
 
 import copy
+import dataclasses
 import hashlib
 import json
 import re
@@ -128,7 +129,10 @@ def evaluate_models(cfg: Config, models: list[str], specs: list[str], out: Path,
                     progress: bool = True, log=print) -> list[ModelResult]:
     """CoT accuracy of each model on each benchmark, reusing every result already written."""
     from physr3.eval.runner import run_eval
+    from physr3.models.loading import resolve_model_path
 
+    for model in models:  # a typo in the last model must not wait for the first one's evaluation
+        resolve_model_path(dataclasses.replace(cfg.model, name_or_path=model))
     wanted = {}
     for spec in specs:
         problems = load_benchmark(spec)
