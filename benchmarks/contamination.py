@@ -24,8 +24,11 @@ so such pairs are neither positive nor negative here (`same_template`).
 The script prints the cosine that maximises F1 over all pairs, and precision, recall and false-positive
 rate there, at a few other thresholds and at the shipped `contamination.threshold`, per group, and how
 many positives the exact 13-gram check alone catches. About 340 texts are embedded (busy shared CPU:
-about a minute). Measured (seed 0 / seed 1): max-F1 threshold 0.79 / 0.85, F1 flat between them; the
-shipped 0.82 lies in both plateaus.
+about a minute). Measured (seed 0 / seed 1; 156 / 153 positive and 282 negative pairs): max-F1 threshold
+0.79 / 0.85, F1 flat between them; at the shipped 0.82 precision 0.975 / 0.962, recall 0.981 / 0.980
+(rule paraphrases 0.968 / 0.967, same-family pairs 1.000 / 1.000), false-positive rate 0.014 / 0.021
+(random same-domain pairs 0.000 / 0.007, nearest same-domain pairs 0.028 / 0.035). The exact 13-gram check
+alone catches 71/95 and 70/92 rule paraphrases and 56/61 same-family pairs.
 """
 
 from __future__ import annotations
