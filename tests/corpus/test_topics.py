@@ -38,12 +38,12 @@ def test_topics_on_generated_and_handwritten_inputs(tmp_path, capsys):
                                              for i, (d, q) in enumerate(CLEAR)])
     out = tmp_path / "topics"
     capsys.readouterr()
-    assert main(["topics", "--out", str(out), "--no-progress", str(synth), clear, "topics.k=7"]) == 0
+    assert main(["topics", "--out", str(out), "--no-progress", str(synth), f"handwritten={clear}", "topics.k=7"]) == 0
     printed = capsys.readouterr().out
-    assert "| **Mechanics** |" in printed and "gen (n=40)" in printed and "clear (n=5)" in printed
+    assert "| **Mechanics** |" in printed and "gen (n=40)" in printed and "handwritten (n=5)" in printed
 
     items = [json.loads(x) for x in (out / "items.jsonl").read_text().splitlines()]
-    clear_items = {r["id"]: r for r in items if r["input"] == "clear"}
+    clear_items = {r["id"]: r for r in items if r["input"] == "handwritten"}
     assert [clear_items[f"c{i}"]["domain"] for i in range(5)] == [d for d, _ in CLEAR]
     gen = [r for r in items if r["input"] == "gen"]
     agree = sum(r["domain"] == r["known_domain"] for r in gen)
@@ -55,7 +55,7 @@ def test_topics_on_generated_and_handwritten_inputs(tmp_path, capsys):
         assert sum(v["count"] for v in d["domains"].values()) == d["n"]
         assert sum(v["share"] for v in d["domains"].values()) == pytest.approx(1.0)
         assert all(DOMAIN_OF[s] == dom for dom, subs in d["subtopics"].items() for s in subs)
-    assert dists["clear"]["domains"]["Thermodynamics"]["count"] == 1
+    assert dists["handwritten"]["domains"]["Thermodynamics"]["count"] == 1
     assert (out / "topics.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert (out / "topics.md").read_text().strip() == printed.split("\ngen: agrees")[0].strip()
 

@@ -1,7 +1,7 @@
 """Question texts from a benchmark name or a JSONL file, for `physr3 topics` and `physr3 contamination`.
 
 A spec is a benchmark name (`physr3 benchmarks`), `NAME=FILE` (a user-supplied benchmark such as
-physicsqa), or a path to a JSONL file whose lines carry the question in `question` (or `problem`, as the
+physicsqa, or any JSONL file shown under the label NAME), or a path to a JSONL file whose lines carry the question in `question` (or `problem`, as the
 OpenStax worked examples do) and optionally `id` (default: the OpenStax `module_id/example_id`, else the
 line number) and `domain`. A training corpus needs no `answer` here, unlike a benchmark file.
 """
@@ -63,6 +63,8 @@ def load_items(spec: str) -> tuple[str, list[Item]]:
     name, path = parse_spec(spec)
     if name in BENCHMARKS:
         return name, [Item(p.id, p.question, p.domain) for p in load_benchmark(spec)]
-    if path is None and (os.path.exists(spec) or spec.endswith(".jsonl")):
+    if path is not None:  # LABEL=FILE: any JSONL shown under LABEL (e.g. corpus=runs/convert/out.jsonl)
+        return name, read_question_file(path)
+    if os.path.exists(spec) or spec.endswith(".jsonl"):
         return Path(spec).stem, read_question_file(spec)
     raise UserError(f"{spec!r} is neither a benchmark ({', '.join(BENCHMARKS)}) nor a JSONL file")
