@@ -112,6 +112,17 @@ def test_failed_verdicts_and_unmatched_ids_are_left_out(tmp_path, capsys):
     assert "only in A 1, only in B 1, left out for a failed verdict 1" in capsys.readouterr().out
 
 
+def test_category_names_are_read_as_codes(tmp_path, capsys):
+    a = _write(tmp_path / "a.jsonl", [{"id": 1, "error_step": 2, "error_type": "CE"},
+                                      {"id": 2, "error_step": 0, "error_type": "none"},
+                                      {"id": 3, "error_step": 1, "error_type": "MC"}])
+    b = _write(tmp_path / "b.jsonl", [{"id": 1, "label_error_step": 2, "label_error_type": "Calculation Error"},
+                                      {"id": 2, "label_error_step": 0, "label_error_type": "no error"},
+                                      {"id": 3, "label_error_step": 1, "label_error_type": "Problem Miscomprehension"}])
+    got = _agree_json(a, b, capsys)
+    assert got["kappa_type"] == 1.0 and got["confusion"]["CE"]["CE"] == 1 and got["confusion"]["none"]["none"] == 1
+
+
 def test_kappa_undefined_is_null(tmp_path, capsys):
     rows = [{"id": i, "error_step": 0, "error_type": "none"} for i in range(3)]
     a = _write(tmp_path / "a.jsonl", rows)
@@ -123,7 +134,9 @@ def test_kappa_undefined_is_null(tmp_path, capsys):
     ({"error_step": 1, "error_type": "CE"}, "id", "required field is missing"),
     ({"id": "x", "error_step": 1}, "error_type", "required field is missing"),
     ({"id": "x", "error_step": -1, "error_type": "CE"}, "error_step", "expected an integer >= 0"),
-    ({"id": "x", "error_step": 1, "error_type": "calc"}, "error_type", "'calc' is not one of MC, CM, CE, none"),
+    ({"id": "x", "error_step": 1, "error_type": "wrong"}, "error_type", "'wrong' is not one of MC, CM, CE, none"),
+    ({"id": "x", "error_step": 1, "error_type": None}, "error_type", "None is not one of"),
+    ({"id": "x", "error_step": 1, "error_type": ""}, "error_type", "'' is not one of"),
     ({"id": "x", "label_error_step": "2", "label_error_type": "CE"}, "label_error_step", "expected an integer"),
     ({"id": "x", "question": "q"}, "label_error_step", "required field is missing (nor error_step)"),
 ])

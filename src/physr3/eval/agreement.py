@@ -2,7 +2,10 @@
 
 Each side is a JSONL file in `physr3 verify`'s output format (`{"id", "error_step", "error_type", ...}`)
 or a labels file (`physr3 synth --inject`'s `label_error_step` / `label_error_type`): two verifiers, a
-verifier and labels, two judges, two human annotators. Lines are matched by `id`.
+verifier and labels, two judges, two human annotators. Lines are matched by `id`. A type may be written
+as the code (MC, CM, CE, none) or as a category name ("Calculation Error", "no error"; read by the
+judge's `normalize_error_type`), so hand-made annotation files need no cleaning; a missing, empty or
+unreadable type is refused.
 
 Reported, over the ids present on both sides with a usable verdict on both:
 - Cohen's kappa on the error type with "none" as a class (MC, CM, CE, none), computed by scikit-learn's
@@ -31,6 +34,7 @@ from typing import Any
 from physr3.errors import InputFormatError, UserError
 from physr3.problems import iter_jsonl
 from physr3.verify.base import ERROR_TYPES
+from physr3.verify.parsing import normalize_error_type
 
 # Which fields a side is read from. "auto": the verdict fields when present, else the label fields.
 FIELD_SETS = {"verdict": ("error_step", "error_type"), "label": ("label_error_step", "label_error_type")}
@@ -76,9 +80,11 @@ def read_side(path: str, source: str = "auto") -> Side:
         step, etype = row[step_key], row[type_key]
         if not isinstance(step, int) or isinstance(step, bool) or step < 0:
             raise InputFormatError(path, lineno, step_key, f"expected an integer >= 0, got {step!r}")
-        if etype not in ERROR_TYPES:
-            raise InputFormatError(path, lineno, type_key, f"{etype!r} is not one of {', '.join(ERROR_TYPES)}")
-        side.verdicts[rid] = (step, etype)
+        norm = normalize_error_type(etype) if isinstance(etype, str) and etype.strip() else "unknown"
+        if norm not in ERROR_TYPES:
+            raise InputFormatError(path, lineno, type_key, f"{etype!r} is not one of {', '.join(ERROR_TYPES)} "
+                                   "(or a category name such as 'Calculation Error')")
+        side.verdicts[rid] = (step, norm)
     return side
 
 
