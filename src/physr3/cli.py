@@ -33,6 +33,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "eval": ("eval", "Evaluate conditions (cot, rag, sft, dpo, ours, self-refine) on benchmarks; resumable."),
     "report": ("report", "Paper-style tables, plots and an HTML page from eval runs."),
     "study": ("study", "Does the method work here? CoT/SFT/SFT-continued/DPO/refine variants on held-out problems, with CIs."),
+    "agreement": ("agreement", "Agreement of two verdict/label files: kappa on the error type, step agreement, confusion."),
+    "convert": ("convert", "Rewrite worked solutions into the seven-tag format with a teacher model; validated, resumable."),
+    "topics": ("topics", "Share of each domain and sub-topic in corpora and benchmarks (sentence embedder), PNG and table."),
+    "contamination": ("contamination", "Exact n-gram overlap and semantic near-duplicates between a training file and benchmarks."),
+    "scaling": ("scaling", "CoT accuracy per model and benchmark vs parameter count (reuses eval results), table and plot."),
     "config": ("config_cmd", "Print the resolved config, or every key with its help text."),
 }
 

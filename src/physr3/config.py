@@ -255,8 +255,8 @@ class StudyConfig:
     n_test: int = opt(200, "Held-out generated problems (other seed, other side of the content split).")
     refine_steps: int = opt(8, "Optimizer steps of each refine run; the SFT-continued and DPO controls take as "
                                "many (equal number of updates).")
-    variants: list[str] = opt(["paper", "improvement", "paper+first"], "Refine advantage variants, one condition each "
-                                                        "(train.advantage values).")
+    variants: list[str] = opt(["paper", "improvement", "paper+first"],
+                              "Refine advantage variants, one condition each (train.advantage values).")
     revision_fraction: float = opt(0.0, "> 0: also Stage 1 with revision warm-up at this share, then `paper` "
                                         "(condition ours-paper-warmup).")
     curve_every: int = opt(2, "Held-out r1 of each refine run every this many steps (its checkpoints).")
@@ -264,6 +264,52 @@ class StudyConfig:
     bootstrap: int = opt(1000, "Bootstrap resamples for the 95% intervals.")
     stages: list[str] = opt(["data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report"],
                             "Stages to run, in order; finished ones are reused (resume).")
+
+
+@dataclass
+class ConvertConfig:
+    teacher_model: str = opt("gpt-4o", "Teacher model that rewrites worked solutions into the seven-tag format.")
+    teacher_base_url: str | None = opt(None, "OpenAI-compatible base URL of the teacher (None = api.openai.com; "
+                                             "a vLLM or `physr3 serve` server: http://host:port/v1).")
+    api_key_env: str = opt("OPENAI_API_KEY", "Environment variable that holds the teacher's API key.")
+    max_retries: int = opt(2, "Rewrites sent back with their violations quoted, per item, before it is rejected.")
+    http_retries: int = opt(5, "Retries of one request on rate limits, timeouts and 5xx (exponential backoff).")
+    concurrency: int = opt(8, "Teacher calls in flight at once.")
+    timeout_s: float = opt(180.0, "Per-call timeout in seconds.")
+    cache_path: str | None = opt(None, "SQLite cache of teacher replies (default: the judge's, in the user cache dir).")
+    temperature: float = opt(0.0, "Teacher sampling temperature (0: a cached reply is what a rerun would get).")
+    max_tokens: int | None = opt(2048, "Cap on the teacher's reply tokens.")
+    relative_tolerance: float = opt(0.01, "Answer check: relative tolerance between the rewrite's final answer and "
+                                          "the source's answer (or the source's numbers when it has no answer).")
+
+
+@dataclass
+class TopicsConfig:
+    embedder: str = opt("minilm", "Sentence embedder: minilm (offline all-MiniLM-L6-v2) | openai:MODEL.")
+    k: int = opt(7, "Labelled exemplars (OpenStax worked examples, sub-topic descriptions) that vote per question.")
+
+
+@dataclass
+class ContaminationConfig:
+    ngram: int = opt(13, "Exact overlap: a shared n-gram of this many word/number tokens flags a pair (GPT-3's 13).")
+    min_tokens: int = opt(8, "Exact overlap: a benchmark item shorter than `ngram` counts when the training text "
+                             "contains it whole and it has at least this many tokens.")
+    threshold: float = opt(0.82, "Semantic near-duplicate: cosine (all-MiniLM-L6-v2) at or above this flags a pair; "
+                                 "chosen on paraphrases vs unrelated same-domain pairs by benchmarks/contamination.py.")
+    top_k: int = opt(3, "Semantic: nearest benchmark items checked per training question.")
+    embedder: str = opt("minilm", "Sentence embedder: minilm (offline all-MiniLM-L6-v2) | openai:MODEL (the threshold "
+                                  "was chosen for minilm).")
+
+
+@dataclass
+class ScalingConfig:
+    models: list[str] = opt([], "Models compared: 'embedded', local folders, or hub ids (with a GPU and hub access).")
+    benchmarks: list[str] = opt(["scieval", "mmlu-hs", "mmlu-college", "jeebench"],
+                                "Benchmarks (names, NAME=FILE or .jsonl paths) evaluated with the CoT condition.")
+    hard_benchmarks: list[str] = opt(["jeebench", "physicsqa"], "Benchmarks counted as hard in the plot and the "
+                                     "table's means (paper Figure 4: JEEBench, PhysicsQA); the others are easy.")
+    limit: int | None = opt(None, "Evaluate at most this many items per benchmark.")
+    out: str = opt("runs/scaling", "Folder for the table, plot and one eval run folder per model and settings.")
 
 
 @dataclass
@@ -283,6 +329,10 @@ class Config:
     eval: EvalConfig = field(default_factory=EvalConfig)
     demo: DemoConfig = field(default_factory=DemoConfig)
     study: StudyConfig = field(default_factory=StudyConfig)
+    convert: ConvertConfig = field(default_factory=ConvertConfig)
+    topics: TopicsConfig = field(default_factory=TopicsConfig)
+    contamination: ContaminationConfig = field(default_factory=ContaminationConfig)
+    scaling: ScalingConfig = field(default_factory=ScalingConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -27,3 +27,15 @@ def resume_config(run_dir: str, overrides: list[str]) -> Config:
     if not path.is_file():
         raise UserError(f"{run_dir}: not a run folder (no config.yaml)")
     return load_config(path, overrides)
+
+
+def split_overrides(items: list[str]) -> tuple[list[str], list[str]]:
+    """(inputs, overrides) of a positional list that mixes inputs and trailing `section.key=value` items.
+
+    An override is `word.word=value`; `NAME=FILE` benchmark specs (no dot before "=") and file paths stay
+    inputs.
+    """
+    import re
+
+    pattern = re.compile(r"^[a-z_]+\.[a-z_]+=")
+    return [x for x in items if not pattern.match(x)], [x for x in items if pattern.match(x)]
