@@ -98,4 +98,4 @@ def test_bad_input(tmp_path, capsys):
     assert main(["contamination", "--train", good, "--benchmark", "scieval", "--threshold", "1.5"]) == 2
     assert "threshold is a cosine in [-1, 1]" in capsys.readouterr().err
     assert main(["contamination", "--train", good, "--benchmark", str(tmp_path / "none.jsonl")]) == 2
-    assert "none.jsonl:0: file not found" in capsys.readouterr().err
+    assert "none.jsonl: JSONL file not found" in capsys.readouterr().err

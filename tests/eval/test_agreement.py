@@ -156,4 +156,4 @@ def test_duplicate_id_and_missing_file(tmp_path, capsys):
     assert "dup.jsonl:2: field 'id': duplicate id 'y' (first on line 1)" in capsys.readouterr().err
     good = _write(tmp_path / "good.jsonl", [{"id": "y", "error_step": 0, "error_type": "none"}])
     assert main(["agreement", good, str(tmp_path / "nope.jsonl")]) == 2
-    assert "nope.jsonl:0: file not found" in capsys.readouterr().err
+    assert "nope.jsonl: JSONL file not found" in capsys.readouterr().err

@@ -384,10 +384,10 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
     from physr3.verify.registry import build_verifier
 
     check_train_config(cfg)
+    problems = load_training_problems(cfg)  # a bad data file is named first, before any other complaint
     if not cfg.train.sft_adapter and not cfg.train.from_base:
         raise UserError("train.sft_adapter is not set: give the Stage 1 adapter with --sft-adapter DIR (the policy's "
                         "start and the KL reference), or --from-base to start from and regularise to the base model")
-    problems = load_training_problems(cfg)
     fingerprint = run_fingerprint(cfg)
     run_dir = _run_dir(cfg)
     checkpoint = check_resume(run_dir, fingerprint, resume)  # before prepare_run rewrites config.yaml
