@@ -215,6 +215,13 @@ def build_engine(cfg: Config) -> Engine:
     name = cfg.generation.engine
     if cfg.generation.batch_size < 1:
         raise UserError(f"generation.batch_size={cfg.generation.batch_size}: expected an integer >= 1")
+    if name in ("openvino", "auto"):  # falls back to transformers with one warning line when unusable
+        from physr3.models.openvino_engine import openvino_or_none
+
+        engine = openvino_or_none(cfg)
+        if engine is not None:
+            return engine
+        name = "transformers"
     if name == "transformers":
         from physr3.models.loading import load_model
 
@@ -224,4 +231,4 @@ def build_engine(cfg: Config) -> Engine:
         from physr3.models.vllm_engine import VLLMEngine
 
         return VLLMEngine.from_config(cfg.model)
-    raise UserError(f"generation.engine={name!r}: expected transformers or vllm")
+    raise UserError(f"generation.engine={name!r}: expected auto, transformers, openvino or vllm")

@@ -280,8 +280,12 @@ def rollout_engine(cfg: Config, model, tokenizer):
     (`train.merged_generation`, physr3.models.merged) or the unmerged PEFT model itself."""
     from physr3.models.engine import TransformersEngine
     from physr3.models.merged import MergedPolicyEngine
+    from physr3.models.openvino_engine import policy_engine_or_none
     from physr3.train.adapters import POLICY
 
+    engine = policy_engine_or_none(cfg, model, tokenizer, POLICY)  # None unless generation.engine=openvino/auto
+    if engine is not None:
+        return engine
     if cfg.train.merged_generation:
         return MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size)
     return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
