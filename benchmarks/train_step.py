@@ -1,6 +1,11 @@
 """Seconds per refine step, its time split and peak RSS, for the embedded model (bf16 where supported).
 
     python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
+    python benchmarks/train_step.py --engines transformers,openvino   # both rollout engines, one run
+
+With `--engines`, the same steps run once per rollout engine (`generation.engine`, a fresh policy each time)
+and the ratio of seconds per step to the first engine is printed; for openvino the weight refresh (GGUF write
++ pipeline load, after every optimizer step) is reported as a share of the step.
 
 Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and sandbox)
 on generated problems and prints, measured in this run: seconds per step, the share of each phase
@@ -27,8 +32,19 @@ def main() -> None:
     ap.add_argument("--sft-adapter", default=None)
     ap.add_argument("--max-attempt-tokens", type=int, default=384)
     ap.add_argument("--dtype", default="auto")
+    ap.add_argument("--engines", default="auto", help="Comma-separated generation.engine values to compare.")
     args = ap.parse_args()
+    per_step = {}
+    for engine in args.engines.split(","):
+        per_step[engine] = run_one(args, engine)
+    first = next(iter(per_step))
+    if len(per_step) > 1:
+        for engine, seconds in per_step.items():
+            print(f"{engine}: {seconds:.1f} s per step, {per_step[first] / seconds:.2f}x faster than {first} "
+                  f"(load average {os.getloadavg()[0]:.2f})")
 
+
+def run_one(args, engine: str) -> float:
     from physr3.config import load_config
     from physr3.eval.answers import score_problem
     from physr3.feedback.router import FeedbackRouter
@@ -42,13 +58,15 @@ def main() -> None:
         cfg = load_config(None, [f"model.dtype={args.dtype}", f"train.batch_size={args.batch}",
                                  f"train.max_steps={args.steps}", f"train.max_attempt_tokens={args.max_attempt_tokens}",
                                  f"train.checkpoint_every={args.steps + 1}", f"run.output_dir={tmp}",
-                                 "generation.format_instruction=false", f"generation.batch_size={args.batch}"])
+                                 "generation.format_instruction=false", f"generation.batch_size={args.batch}",
+                                 f"generation.engine={engine}"])
         problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
         t0 = time.perf_counter()
         base, tok = load_model(cfg.model)
         model = policy_and_reference(base, args.sft_adapter, cfg.lora)
         load_s = time.perf_counter() - t0
-        trainer = RefineTrainer(cfg, problems, model, tok, rollout_engine(cfg, model, tok),
+        rollouts = rollout_engine(cfg, model, tok)
+        trainer = RefineTrainer(cfg, problems, model, tok, rollouts,
                                 build_verifier("symbolic", cfg), FeedbackRouter(cfg.feedback),
                                 lambda p, text: score_problem(p, text).correct, tmp)
         history = trainer.train(progress=False)
@@ -58,6 +76,7 @@ def main() -> None:
     total = {k: sum(m["time"].get(k, 0.0) for m in history) for k in (*phases, "step")}
     tokens = sum(m["generated_tokens"] for m in history)
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
+    print(f"== rollout engine {engine}: {type(rollouts).__name__}")
     print(f"model: embedded SmolLM2-135M-Instruct, {dtype}, load {load_s:.1f} s; batch {args.batch}, "
           f"{args.steps} steps, max attempt {args.max_attempt_tokens} tokens")
     print(f"seconds per step: {total['step'] / len(history):.1f}")
@@ -68,6 +87,21 @@ def main() -> None:
     print(f"peak RSS: {peak_gb:.2f} GB (target <= 6 GB: {'met' if peak_gb <= 6 else 'NOT met'}); "
           f"generation share {100 * total['generation'] / total['step']:.0f}% (target >= 60%: "
           f"{'met' if total['generation'] >= 0.6 * total['step'] else 'NOT met'})")
+    refresh = getattr(rollouts, "refresh_seconds", None)
+    if refresh:
+        later = refresh[1:] or refresh  # the first export happens before training starts
+        mean = sum(w + ld for w, ld in later) / len(later)
+        print(f"weight refresh: {len(refresh) - 1} after updates, mean {mean:.2f} s (write "
+              f"{sum(w for w, _ in later) / len(later):.2f} + load {sum(ld for _, ld in later) / len(later):.2f}) = "
+              f"{100 * mean / (total['step'] / len(history)):.1f}% of a step (target <= 5%)")
+    check = getattr(rollouts, "self_check", None)
+    if check is not None:
+        print(f"self-check vs the training model ({check.reference_dtype}, precision {check.precision}): greedy "
+              f"{check.greedy_agree}/{check.n_prompts} over {check.n_tokens} tokens, mean |Δ log-prob| "
+              f"{check.mean_abs_logp_gap:.4f}/token")
+    if hasattr(rollouts, "close"):
+        rollouts.close()
+    return total["step"] / len(history)
 
 
 if __name__ == "__main__":

@@ -88,3 +88,27 @@ def test_merged_lora_tensors_equal_peft_merge(tiny_model_dir) -> None:
 def test_non_llama_models_are_refused() -> None:
     with pytest.raises(GGUFExportError, match="only Llama"):
         check_exportable(GPT2Config(n_layer=1, n_embd=32, n_head=2))
+
+
+def test_repeated_writes_equal_a_fresh_full_write(tiny_model_dir, tmp_path) -> None:
+    """The exporter's fast path (kept header bytes, kept static tensors) writes the same bytes as a full write."""
+    from physr3.config import LoraConfig
+    from physr3.models.gguf_export import LlamaGGUFExporter, adapted_names
+    from physr3.train.adapters import POLICY, policy_and_reference
+
+    base = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)
+    tok = AutoTokenizer.from_pretrained(tiny_model_dir)
+    model = policy_and_reference(base, None, LoraConfig(r=4, alpha=8, dropout=0.0))
+    meta = tokenizer_metadata(tok, base.config.vocab_size)
+    static = {n.replace(".base_layer.", ".") for n in model.base_model.model.state_dict() if "lora_" not in n}
+    static -= adapted_names(model, POLICY)
+    assert "model.embed_tokens.weight" in static and "model.layers.0.self_attn.q_proj.weight" not in static
+    exporter = LlamaGGUFExporter(base.config, meta)
+    exporter.write(merged_lora_tensors(model, POLICY), tmp_path / "a.gguf", static)
+    for name, p in model.named_parameters():
+        if "lora_B" in name and f".{POLICY}." in name:
+            p.data.normal_(0, 0.2)  # an update of the policy
+    exporter.write(merged_lora_tensors(model, POLICY), tmp_path / "a.gguf", static)
+    write_llama_gguf(base.config, merged_lora_tensors(model, POLICY), meta, tmp_path / "b.gguf")
+    first = (tmp_path / "a.gguf").read_bytes()
+    assert first == (tmp_path / "b.gguf").read_bytes()

@@ -180,3 +180,36 @@ def test_build_engine_exports_once_and_caches(tmp_path, tiny_model_dir) -> None:
     assert record.is_file()
     second = build_engine(cfg)
     assert second.gguf_path == gguf and __import__("os").stat(gguf).st_mtime_ns == mtime  # reused, not rewritten
+
+
+def test_refine_rollout_engine_choice_and_the_gap_bound(tiny_model_dir, tiny_model, caplog) -> None:
+    """auto/openvino give OpenVINO rollouts after a self-check against the training model; a gap above the
+    bound refuses to train when openvino was asked for, and falls back (one warning line) under auto."""
+    from transformers import AutoModelForCausalLM
+
+    from physr3.config import load_config
+    from physr3.errors import UserError
+    from physr3.models.merged import MergedPolicyEngine
+    from physr3.train.adapters import policy_and_reference
+    from physr3.train.refine_trainer import rollout_engine
+
+    _, tokenizer = tiny_model
+    cfg = load_config(None, [f"model.name_or_path={tiny_model_dir}", "model.dtype=float32"])
+    model = policy_and_reference(AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32),
+                                 None, cfg.lora)
+    cfg.generation.engine = "openvino"
+    engine = rollout_engine(cfg, model, tokenizer)
+    assert isinstance(engine, OpenVINOPolicyEngine) and engine.self_check.reference_dtype == "float32"
+    assert engine.self_check.mean_abs_logp_gap <= cfg.generation.openvino_max_logp_gap
+    engine.close()
+    cfg.generation.openvino_max_logp_gap = 0.0
+    with pytest.raises(UserError, match="refusing to train"):
+        rollout_engine(cfg, model, tokenizer)
+    cfg.generation.engine = "auto"
+    with caplog.at_level(logging.WARNING, logger="physr3.models.openvino_engine"):
+        caplog.clear()
+        assert isinstance(rollout_engine(cfg, model, tokenizer), MergedPolicyEngine)
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1 and "exceeds generation.openvino_max_logp_gap" in lines[0], lines
+    cfg.generation.engine = "transformers"
+    assert isinstance(rollout_engine(cfg, model, tokenizer), MergedPolicyEngine)

@@ -125,57 +125,42 @@ def merged_lora_tensors(peft_model: Any, adapter_name: str) -> Iterator[tuple[st
             yield name.replace(".base_layer.", "."), tensor
 
 
+def adapted_names(peft_model: Any, adapter_name: str) -> set[str]:
+    """Plain Hugging Face names of the weights `merged_lora_tensors` recomputes (the rest never changes)."""
+    from peft.tuners.lora import LoraLayer
+
+    return {f"{name}.weight" for name, module in peft_model.base_model.model.named_modules()
+            if isinstance(module, LoraLayer) and adapter_name in module.lora_A}
+
+
 # ------------------------------------------------------------------------------------------------- writer
-def write_llama_gguf(config: Any, tensors: Iterable[tuple[str, Any]], tokenizer_meta: dict[str, Any],
-                     path: str | os.PathLike, name: str = "physr3-export") -> Path:
-    """Write `tensors` (Hugging Face names, e.g. `model_tensors(model)` or `merged_lora_tensors(...)`) of a
-    Llama model with `config` as an f16 GGUF at `path`, atomically (a temporary file is renamed).
+class LlamaGGUFExporter:
+    """Writes one Llama model as an f16 GGUF, again and again (a training policy after every update).
 
-    `tokenizer_meta` comes from `tokenizer_metadata` (computed once; it does not change between refreshes).
-    Returns the path written.
+    The first `write` goes through the `gguf` package's writer. It keeps the bytes before the tensor data
+    (header, metadata with the ~49k-token vocabulary, tensor infos: packing them is half of a write) and each
+    tensor's offset; later writes of the same layout reuse them, and tensors named in `static` (weights that
+    do not change between writes: the frozen base outside the adapted layers) keep their converted bytes, so
+    only the adapted layers are converted again. Every write goes to a temporary file that is then renamed.
     """
-    import gguf
-    import torch
 
-    check_exportable(config)
-    meta = tokenizer_meta
-    n_layers, n_head, n_kv = config.num_hidden_layers, config.num_attention_heads, config.num_key_value_heads
-    head_dim = getattr(config, "head_dim", None) or config.hidden_size // n_head
-    tied = bool(getattr(config, "tie_word_embeddings", False))
+    def __init__(self, config: Any, tokenizer_meta: dict[str, Any], name: str = "physr3-export"):
+        check_exportable(config)
+        self.config, self.meta, self.name = config, tokenizer_meta, name
+        self._layout: list[tuple[str, tuple[int, ...], str, int]] | None = None  # (name, shape, dtype, offset)
+        self._prefix = b""
+        self._size = 0
+        self._static: dict[str, np.ndarray] = {}
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    writer = gguf.GGUFWriter(str(tmp), "llama")
-    writer.add_type(gguf.GGUFType.MODEL)
-    writer.add_name(name)
-    writer.add_block_count(n_layers)
-    writer.add_context_length(int(config.max_position_embeddings))
-    writer.add_embedding_length(int(config.hidden_size))
-    writer.add_feed_forward_length(int(config.intermediate_size))
-    writer.add_head_count(n_head)
-    writer.add_head_count_kv(n_kv)
-    writer.add_rope_freq_base(_rope_theta(config))
-    writer.add_layer_norm_rms_eps(float(config.rms_norm_eps))
-    writer.add_vocab_size(int(config.vocab_size))
-    writer.add_rope_dimension_count(int(head_dim))
-    writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
-    writer.add_tokenizer_model("gpt2")
-    writer.add_tokenizer_pre("default")
-    writer.add_token_list(meta["tokens"])
-    writer.add_token_types(meta["token_type"])
-    writer.add_token_merges(meta["merges"])
-    for field, add in (("bos_token_id", writer.add_bos_token_id), ("eos_token_id", writer.add_eos_token_id),
-                       ("unknown_token_id", writer.add_unk_token_id), ("padding_token_id", writer.add_pad_token_id)):
-        if field in meta:
-            add(meta[field])
-    writer.add_add_bos_token(False)  # physr3 passes token ids; the chat template writes its own tokens
-    if meta.get("chat_template"):
-        writer.add_chat_template(meta["chat_template"])
-    writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
+    def _arrays(self, tensors: Iterable[tuple[str, Any]], static: set[str]) -> Iterator[tuple[str, np.ndarray]]:
+        """(GGUF name, array in its GGUF dtype and layout) per tensor."""
+        import gguf
+        import torch
 
-    names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, n_layers)
-    try:
+        config = self.config
+        n_head, n_kv = config.num_attention_heads, config.num_key_value_heads
+        tied = bool(getattr(config, "tie_word_embeddings", False))
+        names = gguf.get_tensor_name_map(gguf.MODEL_ARCH.LLAMA, config.num_hidden_layers)
         with torch.no_grad():
             for hf_name, tensor in tensors:
                 if hf_name.endswith("rotary_emb.inv_freq") or (tied and hf_name == "lm_head.weight"):
@@ -183,19 +168,98 @@ def write_llama_gguf(config: Any, tensors: Iterable[tuple[str, Any]], tokenizer_
                 new_name = names.get_name(hf_name, try_suffixes=(".weight", ".bias"))
                 if new_name is None:
                     raise GGUFExportError(f"no GGUF name for tensor {hf_name!r}")
+                if hf_name in static and new_name in self._static:
+                    yield new_name, self._static[new_name]
+                    continue
                 data = tensor.detach().to(torch.float32).cpu().numpy()
                 if hf_name.endswith("q_proj.weight"):
                     data = permute(data, n_head)
                 elif hf_name.endswith("k_proj.weight"):
                     data = permute(data, n_kv)
-                writer.add_tensor(new_name, data.astype(np.float16 if data.ndim > 1 else np.float32))
-        writer.write_header_to_file()
-        writer.write_kv_data_to_file()
-        writer.write_tensors_to_file()
-        writer.close()
-        os.replace(tmp, path)
-    except BaseException:
-        writer.close()
-        tmp.unlink(missing_ok=True)
-        raise
-    return path
+                data = np.ascontiguousarray(data.astype(np.float16 if data.ndim > 1 else np.float32))
+                if hf_name in static:
+                    self._static[new_name] = data
+                yield new_name, data
+
+    def write(self, tensors: Iterable[tuple[str, Any]], path: str | os.PathLike, static: set[str] = frozenset()) -> Path:
+        """Write `tensors` (Hugging Face names, e.g. `model_tensors(model)` or `merged_lora_tensors(...)`) at
+        `path`; `static` names tensors whose values are the same as in the previous write."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        arrays = list(self._arrays(tensors, set(static)))
+        layout = [(n, tuple(a.shape), a.dtype.str) for n, a in arrays]
+        try:
+            if self._layout is not None and [row[:3] for row in self._layout] == layout:
+                with open(tmp, "wb") as fh:
+                    fh.write(self._prefix)
+                    for (_, _, _, offset), (_, data) in sorted(zip(self._layout, arrays), key=lambda r: r[0][3]):
+                        if fh.tell() > offset:  # pragma: no cover - the layout was checked above
+                            raise GGUFExportError("tensor data overlaps: layout changed")
+                        fh.write(b"\0" * (offset - fh.tell()))
+                        data.tofile(fh)
+                    fh.write(b"\0" * (self._size - fh.tell()))
+            else:
+                self._write_full(arrays, tmp)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        return path
+
+    def _write_full(self, arrays: list[tuple[str, np.ndarray]], tmp: Path) -> None:
+        import gguf
+
+        config, meta = self.config, self.meta
+        n_head = config.num_attention_heads
+        head_dim = getattr(config, "head_dim", None) or config.hidden_size // n_head
+        writer = gguf.GGUFWriter(str(tmp), "llama")
+        writer.add_type(gguf.GGUFType.MODEL)
+        writer.add_name(self.name)
+        writer.add_block_count(config.num_hidden_layers)
+        writer.add_context_length(int(config.max_position_embeddings))
+        writer.add_embedding_length(int(config.hidden_size))
+        writer.add_feed_forward_length(int(config.intermediate_size))
+        writer.add_head_count(n_head)
+        writer.add_head_count_kv(config.num_key_value_heads)
+        writer.add_rope_freq_base(_rope_theta(config))
+        writer.add_layer_norm_rms_eps(float(config.rms_norm_eps))
+        writer.add_vocab_size(int(config.vocab_size))
+        writer.add_rope_dimension_count(int(head_dim))
+        writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
+        writer.add_tokenizer_model("gpt2")
+        writer.add_tokenizer_pre("default")
+        writer.add_token_list(meta["tokens"])
+        writer.add_token_types(meta["token_type"])
+        writer.add_token_merges(meta["merges"])
+        for field, add in (("bos_token_id", writer.add_bos_token_id), ("eos_token_id", writer.add_eos_token_id),
+                           ("unknown_token_id", writer.add_unk_token_id),
+                           ("padding_token_id", writer.add_pad_token_id)):
+            if field in meta:
+                add(meta[field])
+        writer.add_add_bos_token(False)  # physr3 passes token ids; the chat template writes its own tokens
+        if meta.get("chat_template"):
+            writer.add_chat_template(meta["chat_template"])
+        writer.add_quantization_version(gguf.GGML_QUANT_VERSION)
+        for name, data in arrays:
+            writer.add_tensor(name, data)
+        try:
+            writer.write_header_to_file()
+            writer.write_kv_data_to_file()
+            writer.write_tensors_to_file()
+        finally:
+            writer.close()
+        reader = gguf.GGUFReader(str(tmp))
+        offsets = {t.name: int(t.data_offset) for t in reader.tensors}
+        del reader
+        self._layout = [(n, tuple(a.shape), a.dtype.str, offsets[n]) for n, a in arrays]
+        with open(tmp, "rb") as fh:
+            self._prefix = fh.read(min(offsets.values()))
+        self._size = tmp.stat().st_size
+
+
+def write_llama_gguf(config: Any, tensors: Iterable[tuple[str, Any]], tokenizer_meta: dict[str, Any],
+                     path: str | os.PathLike, name: str = "physr3-export") -> Path:
+    """Write `tensors` (Hugging Face names) of a Llama model with `config` as an f16 GGUF at `path`, once
+    (`LlamaGGUFExporter` for repeated writes). `tokenizer_meta` comes from `tokenizer_metadata`."""
+    return LlamaGGUFExporter(config, tokenizer_meta, name).write(tensors, path)

@@ -400,7 +400,12 @@ class OpenVINOPolicyEngine:
 
     def __init__(self, peft_model: Any, adapter_name: str, tokenizer: Any, precision: str = "fast",
                  eos_ids: set[int] | None = None):
-        from physr3.models.gguf_export import check_exportable, tokenizer_metadata
+        from physr3.models.gguf_export import (
+            LlamaGGUFExporter,
+            adapted_names,
+            check_exportable,
+            tokenizer_metadata,
+        )
 
         ok, reason = openvino_available()
         if not ok:
@@ -408,11 +413,12 @@ class OpenVINOPolicyEngine:
         self.peft_model, self.adapter_name, self.tokenizer = peft_model, adapter_name, tokenizer
         self.config = peft_model.base_model.model.config
         check_exportable(self.config)
-        self.meta = tokenizer_metadata(tokenizer, self.config.vocab_size)
-        self.params = [p for name, p in peft_model.named_parameters()
-                       if "lora_" in name and f".{adapter_name}." in name]
-        if not self.params:
+        self.exporter = LlamaGGUFExporter(self.config, tokenizer_metadata(tokenizer, self.config.vocab_size))
+        if not self._adapter_params():
             raise OpenVINOUnavailable(f"adapter {adapter_name!r} adapts no layer of this model")
+        adapted = adapted_names(peft_model, adapter_name)
+        self.static = {name.replace(".base_layer.", ".") for name in peft_model.base_model.model.state_dict()
+                       if "lora_" not in name} - adapted  # the frozen base outside the adapted layers
         self._dir = _refresh_dir()
         self.path = Path(self._dir.name) / GGUF_NAME
         self.refresh_seconds: list[tuple[float, float]] = []
@@ -425,15 +431,20 @@ class OpenVINOPolicyEngine:
     def precision(self) -> str:
         return self.engine.precision
 
-    def _weights_version(self) -> tuple[int, ...]:
-        # In-place updates (optimizer steps, load_state_dict) bump a tensor's version counter.
-        return tuple(p._version for p in self.params)
+    def _adapter_params(self) -> list[Any]:
+        return [p for name, p in self.peft_model.named_parameters()
+                if "lora_" in name and f".{self.adapter_name}." in name]
+
+    def _weights_version(self) -> tuple[tuple[int, int], ...]:
+        # In-place updates (optimizer steps, load_state_dict) bump a tensor's version counter; a replaced
+        # tensor has a new storage.
+        return tuple((p.data_ptr(), p._version) for p in self._adapter_params())
 
     def _write(self) -> float:
-        from physr3.models.gguf_export import merged_lora_tensors, write_llama_gguf
+        from physr3.models.gguf_export import merged_lora_tensors
 
         start = time.perf_counter()
-        write_llama_gguf(self.config, merged_lora_tensors(self.peft_model, self.adapter_name), self.meta, self.path)
+        self.exporter.write(merged_lora_tensors(self.peft_model, self.adapter_name), self.path, self.static)
         return time.perf_counter() - start
 
     def refresh(self, force: bool = False) -> bool:
