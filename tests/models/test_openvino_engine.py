@@ -4,7 +4,9 @@ refresh of training, the self-check and the fallback."""
 
 from __future__ import annotations
 
+import json
 import logging
+from pathlib import Path
 
 import pytest
 import torch
@@ -213,3 +215,37 @@ def test_refine_rollout_engine_choice_and_the_gap_bound(tiny_model_dir, tiny_mod
     assert len(lines) == 1 and "exceeds generation.openvino_max_logp_gap" in lines[0], lines
     cfg.generation.engine = "transformers"
     assert isinstance(rollout_engine(cfg, model, tokenizer), MergedPolicyEngine)
+
+
+def test_engine_for_model_exports_per_adapter(tiny_model_dir, tiny_model, tmp_path) -> None:
+    """eval's engine: one cached export per (model, adapter); a merged adapter changes what it generates."""
+    from transformers import AutoModelForCausalLM
+
+    from physr3.config import load_config
+    from physr3.models.engine import engine_for_model
+    from physr3.models.merged import merged_copy
+    from physr3.train.adapters import POLICY, new_lora_model
+
+    _, tokenizer = tiny_model
+    cfg = load_config(None, [f"model.name_or_path={tiny_model_dir}", "model.dtype=float32",
+                             f"model.cache_dir={tmp_path / 'cache'}", "generation.openvino_max_logp_gap=1.0"])
+    base = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32).eval()
+    adapter = new_lora_model(AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32), cfg.lora)
+    for name, p in adapter.named_parameters():
+        if "lora_B" in name:
+            p.data.normal_(0, 0.3)
+    adapter.save_pretrained(tmp_path / "adapter", selected_adapters=[POLICY])
+    folder = tmp_path / "adapter" / POLICY if (tmp_path / "adapter" / POLICY).is_dir() else tmp_path / "adapter"
+    merged = merged_copy(base, str(folder))
+    plain = engine_for_model(cfg, base, tokenizer)
+    tuned = engine_for_model(cfg, merged, tokenizer, str(folder))
+    assert isinstance(plain, OpenVINOEngine) and isinstance(tuned, OpenVINOEngine)
+    assert plain.gguf_path != tuned.gguf_path
+    # Fast precision (bf16 here) with a loose bound: the random tiny model's 64-token greedy agreement at f16
+    # weights is a coin flip (5/8 seen). Each export's self-check was scored by the model it was built from:
+    checks = [json.loads((Path(e.gguf_path).parent / "selfcheck-fast.json").read_text()) for e in (plain, tuned)]
+    assert all(c["mean_abs_logp_gap"] < 0.05 for c in checks), checks
+    convs = [conv(q) for q in QUESTIONS[:2]]
+    assert [c.token_ids for c in tuned.generate(convs, greedy(10))] != [c.token_ids for c in plain.generate(convs, greedy(10))]
+    cross = run_self_check(tuned, base, n_tokens=16, questions=QUESTIONS)  # the adapter is in the export
+    assert cross.mean_abs_logp_gap > 10 * max(c["mean_abs_logp_gap"] for c in checks)

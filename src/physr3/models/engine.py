@@ -208,6 +208,19 @@ def params_from_config(gen: GenerationConfig, seed: int | None = None, return_lo
     )
 
 
+def engine_for_model(cfg: Config, model: Any, tokenizer: Any, adapter: str | None = None) -> Engine:
+    """An engine over an already loaded plain model (eval): OpenVINO for `generation.engine` auto/openvino
+    when usable (exported once per model and adapter), else this `TransformersEngine`, after one warning."""
+    if cfg.generation.engine in ("openvino", "auto"):
+        from physr3.models.openvino_engine import OpenVINOUnavailable, openvino_for_model, warn_fallback
+
+        try:
+            return openvino_for_model(cfg, model, tokenizer, adapter)
+        except (OpenVINOUnavailable, RuntimeError, OSError) as exc:  # GGUFExportError is a RuntimeError
+            warn_fallback(cfg, exc)
+    return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+
+
 def build_engine(cfg: Config) -> Engine:
     """The engine named by `cfg.generation.engine`, with the model of `cfg.model` loaded."""
     from physr3.errors import UserError

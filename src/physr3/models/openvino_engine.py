@@ -350,6 +350,42 @@ def build_openvino_engine(cfg: Any) -> OpenVINOEngine:
     gguf = cached_gguf(cfg.model, path, load_fp32)
     tokenizer = load_tokenizer(cfg.model, path)
     engine = OpenVINOEngine(gguf, tokenizer, gen.openvino_precision, _eos_for(path, tokenizer))
+    _checked(engine, gguf, gen, lambda: load_fp32()[0])
+    return engine
+
+
+_LAST_ENGINE: list[tuple[str, OpenVINOEngine]] = []  # the last engine built for a given model: eval reuses it
+
+
+def openvino_for_model(cfg: Any, model: Any, tokenizer: Any, adapter: str | None = None) -> OpenVINOEngine:
+    """The OpenVINO engine for an already loaded plain model (eval: the base, or the base with `adapter`
+    merged), exported once per (model, adapter) into the cache and self-checked against `model` itself."""
+    from physr3.config import ModelConfig
+    from physr3.models.gguf_export import check_exportable
+    from physr3.models.loading import resolve_device, resolve_model_path
+
+    ok, reason = openvino_available()
+    if not ok:
+        raise OpenVINOUnavailable(reason)
+    if resolve_device(cfg.model.device) != "cpu" or next(model.parameters()).device.type != "cpu":
+        raise OpenVINOUnavailable("it runs on CPU only and the model is on a GPU")
+    check_exportable(model.config)
+    path = resolve_model_path(cfg.model)
+    model_cfg = ModelConfig(**{**vars(cfg.model), "adapter": adapter})
+    gguf = cached_gguf(model_cfg, path, lambda: (model, tokenizer))
+    key = f"{gguf}:{cfg.generation.openvino_precision}"
+    if _LAST_ENGINE and _LAST_ENGINE[0][0] == key:
+        return _LAST_ENGINE[0][1]
+    _LAST_ENGINE.clear()
+    engine = OpenVINOEngine(gguf, tokenizer, cfg.generation.openvino_precision, _eos_for(path, tokenizer))
+    _checked(engine, gguf, cfg.generation, lambda: model)
+    _LAST_ENGINE.append((key, engine))
+    return engine
+
+
+def _checked(engine: OpenVINOEngine, gguf: Path, gen: Any, reference: Any) -> SelfCheck:
+    """The engine's self-check against `reference()` (recorded beside the export, per precision and reference
+    dtype); raises `OpenVINOUnavailable` when it fails."""
     record = gguf.parent / f"selfcheck-{gen.openvino_precision}.json"
     check = None
     if record.is_file():
@@ -358,12 +394,12 @@ def build_openvino_engine(cfg: Any) -> OpenVINOEngine:
         if check is not None and check.versions.get("openvino_genai") != openvino_version():
             check = None
     if check is None:
-        check = run_self_check(engine, load_fp32()[0])
+        check = run_self_check(engine, reference())
         record.write_text(json.dumps(vars(check)) + "\n", encoding="utf-8")
     passed, why = check.verdict(gen.openvino_max_logp_gap, need_greedy=gen.openvino_precision == "exact")
     if not passed:
         raise OpenVINOUnavailable(f"self-check failed: {why}")
-    return engine
+    return check
 
 
 def openvino_or_none(cfg: Any) -> OpenVINOEngine | None:
@@ -377,9 +413,18 @@ def openvino_or_none(cfg: Any) -> OpenVINOEngine | None:
     try:
         return build_openvino_engine(cfg)
     except (OpenVINOUnavailable, GGUFExportError, RuntimeError, OSError) as exc:
-        log.warning("physr3: generation.engine=%s: OpenVINO engine not used (%s); using the transformers engine",
-                    cfg.generation.engine, str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__)
+        warn_fallback(cfg, exc)
         return None
+
+
+def warn_fallback(cfg: Any, exc: BaseException) -> None:
+    """The one warning line of a fallback to the transformers engine (none for auto on a GPU)."""
+    from physr3.models.loading import resolve_device
+
+    if cfg.generation.engine == "auto" and resolve_device(cfg.model.device) != "cpu":
+        return
+    log.warning("physr3: generation.engine=%s: OpenVINO engine not used (%s); using the transformers engine",
+                cfg.generation.engine, str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__)
 
 
 # ----------------------------------------------------------------------------------------------- training
