@@ -13,8 +13,8 @@ stop string and token cap, measured in one process, one after another:
 With `--adapter DIR` (a LoRA adapter folder, e.g. runs/demo/sft/adapter), two more rows at batch 8: decoding
 through the unmerged PEFT adapter, and through a merged copy (physr3.models.merged, what eval and training use).
 With `--json`: the engine comparison instead, one JSON line per engine and batch size
-`{"engine", "batch", "tok_s", "ratio_to_transformers", "load_avg"}`, all from one run: the same solve prompts
-(repeated to fill the batch), 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
+`{"engine", "batch", "tok_s", "ratio_to_transformers", "threads", "load_avg"}`, all from one run: the same solve prompts
+(repeated to fill the batch), `--threads` (default 1) for both engines, 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
 so every row decodes exactly the cap; for each batch size the engines run one after another (transformers
 first), after a short warm-up. Engines: `transformers` (the reference, `TransformersEngine`, dtype auto) and
 `openvino` (physr3.models.openvino_engine at the fast precision; `--openvino-exact` adds the f32 setting).
@@ -187,6 +187,8 @@ def engines_json(args: argparse.Namespace) -> int:
     """The --json comparison: tokens/s per engine and batch size, ratios to transformers from this run."""
     import json
 
+    import torch
+
     from physr3.config import load_config
     from physr3.models.engine import TransformersEngine
     from physr3.models.loading import load_model
@@ -195,7 +197,10 @@ def engines_json(args: argparse.Namespace) -> int:
     from physr3.problems import Problem
     from physr3.prompts import build_solve_conversation
 
-    cfg = load_config(None, [f"model.name_or_path={args.model}", f"model.dtype={args.dtype}", "model.device=cpu"])
+    threads = args.threads or 1  # the same thread count for both engines (one per engine on a shared CPU)
+    torch.set_num_threads(threads)
+    cfg = load_config(None, [f"model.name_or_path={args.model}", f"model.dtype={args.dtype}", "model.device=cpu",
+                             f"generation.openvino_threads={threads}"])
     model, tokenizer = load_model(cfg.model)
     engines: dict[str, object] = {"transformers": None}
     cfg.generation.openvino_precision = "fast"
@@ -226,7 +231,7 @@ def engines_json(args: argparse.Namespace) -> int:
             tok_s = tokens / dt
             base = tok_s if name == "transformers" else base
             print(json.dumps({"engine": name, "batch": batch, "tok_s": round(tok_s, 1),
-                              "ratio_to_transformers": round(tok_s / base, 2),
+                              "ratio_to_transformers": round(tok_s / base, 2), "threads": threads,
                               "load_avg": round(os.getloadavg()[0], 2)}), flush=True)
     return 0
 

@@ -32,8 +32,12 @@ def main() -> None:
     ap.add_argument("--sft-adapter", default=None)
     ap.add_argument("--max-attempt-tokens", type=int, default=384)
     ap.add_argument("--dtype", default="auto")
+    ap.add_argument("--threads", type=int, default=1, help="CPU threads for torch and for OpenVINO alike.")
     ap.add_argument("--engines", default="auto", help="Comma-separated generation.engine values to compare.")
     args = ap.parse_args()
+    import torch
+
+    torch.set_num_threads(args.threads)
     per_step = {}
     for engine in args.engines.split(","):
         per_step[engine] = run_one(args, engine)
@@ -59,7 +63,7 @@ def run_one(args, engine: str) -> float:
                                  f"train.max_steps={args.steps}", f"train.max_attempt_tokens={args.max_attempt_tokens}",
                                  f"train.checkpoint_every={args.steps + 1}", f"run.output_dir={tmp}",
                                  "generation.format_instruction=false", f"generation.batch_size={args.batch}",
-                                 f"generation.engine={engine}"])
+                                 f"generation.engine={engine}", f"generation.openvino_threads={args.threads}"])
         problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
         t0 = time.perf_counter()
         base, tok = load_model(cfg.model)

@@ -83,11 +83,12 @@ class OpenVINOEngine:
     """`Engine` over `openvino_genai.ContinuousBatchingPipeline` loaded from a GGUF file."""
 
     def __init__(self, gguf_path: str | os.PathLike, tokenizer: Any, precision: str = "fast",
-                 eos_ids: set[int] | None = None):
+                 eos_ids: set[int] | None = None, threads: int = 0):
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
         self.tokenizer = tokenizer
         self.precision = precision
+        self.threads = threads  # 0: OpenVINO's choice (all cores)
         self.eos_ids = set(eos_ids) if eos_ids else ({tokenizer.eos_token_id} - {None})
         self.ignore_eos = False  # benchmarks only: decode to the token cap whatever the model emits
         self._ov_tokenizer = None
@@ -105,6 +106,8 @@ class OpenVINOEngine:
         self.pipe = None  # free the old model before compiling the new one
         scheduler = og.SchedulerConfig()
         props = dict(PRECISIONS[self.precision])
+        if self.threads:
+            props["INFERENCE_NUM_THREADS"] = self.threads
         if self._ov_tokenizer is None:
             self.pipe = og.ContinuousBatchingPipeline(str(gguf_path), scheduler, "CPU", props)
             self._ov_tokenizer = self.pipe.get_tokenizer()
@@ -209,6 +212,7 @@ class SelfCheck:
     reference_dtype: str
     seconds: float
     versions: dict[str, str] = field(default_factory=dict)
+    encode_agree: int = -1  # prompts the GGUF's tokenizer encodes to our ids (informative: ids are fed in)
 
     def verdict(self, max_gap: float, need_greedy: bool) -> tuple[bool, str]:
         """(passed, reason). Exact precision must agree greedily on >= 7/8 of the prompts; every precision
@@ -242,7 +246,7 @@ def run_self_check(engine: OpenVINOEngine, model: Any, n_tokens: int = 64,
         completions, scores = engine.run(prompts, params)
     finally:
         engine.ignore_eos = saved
-    agree = decode_agree = 0
+    agree = decode_agree = encode_agree = 0
     gaps = []
     device = next(model.parameters()).device
     with torch.no_grad():
@@ -259,11 +263,14 @@ def run_self_check(engine: OpenVINOEngine, model: Any, n_tokens: int = 64,
             # with random models); neither matters to a stop string, so the comparison ignores U+FFFD.
             ov_text = engine._ov_tokenizer.decode(gen, skip_special_tokens=True)
             decode_agree += ov_text.replace("\ufffd", "") == engine._decode(gen).replace("\ufffd", "")
+            text = engine.tokenizer.decode(ids)
+            ov_ids = engine._ov_tokenizer.encode(text, add_special_tokens=False).input_ids.data[0].tolist()
+            encode_agree += ov_ids == ids
     import openvino_genai
 
     return SelfCheck(engine.precision, len(prompts), n_tokens, agree, sum(gaps) / len(gaps), decode_agree,
                      str(next(model.parameters()).dtype).replace("torch.", ""), time.perf_counter() - start,
-                     {"openvino_genai": openvino_genai.get_version(), "export": EXPORT_VERSION})
+                     {"openvino_genai": openvino_genai.get_version(), "export": EXPORT_VERSION}, encode_agree)
 
 
 # ----------------------------------------------------------------------------------------------- export cache
@@ -349,7 +356,7 @@ def build_openvino_engine(cfg: Any) -> OpenVINOEngine:
 
     gguf = cached_gguf(cfg.model, path, load_fp32)
     tokenizer = load_tokenizer(cfg.model, path)
-    engine = OpenVINOEngine(gguf, tokenizer, gen.openvino_precision, _eos_for(path, tokenizer))
+    engine = OpenVINOEngine(gguf, tokenizer, gen.openvino_precision, _eos_for(path, tokenizer), gen.openvino_threads)
     _checked(engine, gguf, gen, lambda: load_fp32()[0])
     return engine
 
@@ -377,7 +384,8 @@ def openvino_for_model(cfg: Any, model: Any, tokenizer: Any, adapter: str | None
     if _LAST_ENGINE and _LAST_ENGINE[0][0] == key:
         return _LAST_ENGINE[0][1]
     _LAST_ENGINE.clear()
-    engine = OpenVINOEngine(gguf, tokenizer, cfg.generation.openvino_precision, _eos_for(path, tokenizer))
+    engine = OpenVINOEngine(gguf, tokenizer, cfg.generation.openvino_precision, _eos_for(path, tokenizer),
+                            cfg.generation.openvino_threads)
     _checked(engine, gguf, cfg.generation, lambda: model)
     _LAST_ENGINE.append((key, engine))
     return engine
@@ -444,7 +452,7 @@ class OpenVINOPolicyEngine:
     the training model is never merged) and the pipeline reloaded. `refresh_seconds` records (write, load)."""
 
     def __init__(self, peft_model: Any, adapter_name: str, tokenizer: Any, precision: str = "fast",
-                 eos_ids: set[int] | None = None):
+                 eos_ids: set[int] | None = None, threads: int = 0):
         from physr3.models.gguf_export import (
             LlamaGGUFExporter,
             adapted_names,
@@ -469,7 +477,7 @@ class OpenVINOPolicyEngine:
         self.refresh_seconds: list[tuple[float, float]] = []
         self._version = self._weights_version()
         write_s = self._write()
-        self.engine = OpenVINOEngine(self.path, tokenizer, precision, eos_ids)
+        self.engine = OpenVINOEngine(self.path, tokenizer, precision, eos_ids, threads)
         self.refresh_seconds.append((write_s, self.engine.load_seconds[-1]))
 
     @property
@@ -537,7 +545,7 @@ def policy_engine_or_none(cfg: Any, peft_model: Any, tokenizer: Any, adapter_nam
         return None
     try:
         engine = OpenVINOPolicyEngine(peft_model, adapter_name, tokenizer, gen.openvino_precision,
-                                      _eos_for(resolve_model_path(cfg.model), tokenizer))
+                                      _eos_for(resolve_model_path(cfg.model), tokenizer), gen.openvino_threads)
         was_training = peft_model.training
         peft_model.eval()
         check = run_self_check(engine.engine, peft_model)

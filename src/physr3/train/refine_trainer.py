@@ -276,7 +276,8 @@ def load_training_problems(cfg: Config) -> list[Problem]:
 
 
 def rollout_engine(cfg: Config, model, tokenizer):
-    """The engine that samples y1 and y2 from the policy adapter: a merged mirror of it
+    """The engine that samples y1 and y2 from the policy adapter: OpenVINO re-exported after every update
+    (`generation.engine` auto/openvino on CPU, physr3.models.openvino_engine), else a merged mirror of it
     (`train.merged_generation`, physr3.models.merged) or the unmerged PEFT model itself."""
     from physr3.models.engine import TransformersEngine
     from physr3.models.merged import MergedPolicyEngine
