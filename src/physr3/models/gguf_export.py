@@ -1,21 +1,24 @@
 """Write a Llama-architecture causal LM as an f16 GGUF file that OpenVINO GenAI (and llama.cpp) can load.
 
-`write_llama_gguf(config, tensors, tokenizer_meta, path)` writes a model's CURRENT weights: a plain transformers
-model (`model_tensors`) or a PEFT model with one adapter merged on the fly (`merged_lora_tensors`: W + ΔW in
-fp32, no copy of the model), with the `gguf` package's writer and tensor-name map, in the layout llama.cpp's `convert_hf_to_gguf.py` produces for `LlamaForCausalLM`:
+`write_llama_gguf(config, tensors, tokenizer_meta, path)` writes a model's CURRENT weights: a plain
+transformers model (`model_tensors`) or a PEFT model with one adapter merged on the fly
+(`merged_lora_tensors`: W + ΔW in fp32, no copy of the model). `LlamaGGUFExporter` does the same again and
+again for a training policy, reusing what does not change. The layout is what llama.cpp's
+`convert_hf_to_gguf.py --outtype f16` produces for `LlamaForCausalLM`, through the `gguf` package's writer
+and tensor-name map:
 
-- matrices in f16, 1-D tensors (the RMS norms) in f32, as llama.cpp's converter does for `--outtype f16`;
+- matrices in f16, 1-D tensors (the RMS norms) in f32;
 - q_proj and k_proj rows permuted from the Hugging Face rotary layout (two halves) to GGUF's (interleaved
   pairs), `permute()` below, the same permutation llama.cpp applies and transformers' GGUF reader undoes;
 - tied embeddings: no `output.weight` (readers then use `token_embd.weight` for the LM head);
 - the tokenizer as GGUF metadata (`tokenizer.ggml.*`): byte-level BPE only (`tokenizer.ggml.model = gpt2`,
   tokens in id order, merges, special-token ids, chat template). physr3 feeds token ids to the engine, so the
-  GGUF tokenizer is used only to detokenize; the ids themselves come from the Hugging Face tokenizer.
+  GGUF tokenizer only detokenizes (for stop strings); the ids come from the Hugging Face tokenizer.
 
 Deliberately narrow: Llama-family models (LlamaForCausalLM, e.g. SmolLM2, the test fixture) without rope
-scaling; anything else raises `GGUFExportError` and the caller falls back to the transformers engine. Writing
-the 135M model takes 1.4-2.5 s on the 2-core development machine (see physr3.models.openvino_engine for the
-measured refresh).
+scaling or biases; anything else raises `GGUFExportError` and the caller falls back to the transformers
+engine. Measured on the 135M model on the busy 2-core development machine: a first write 1.9 s (half of it
+packing the 49k-token vocabulary), a repeated write of a policy with every linear layer adapted 1.4 s.
 """
 
 from __future__ import annotations
@@ -85,7 +88,13 @@ def tokenizer_metadata(tokenizer: Any, vocab_size: int) -> dict[str, Any]:
         if i < n:
             tokens[i] = added.content
             types[i] = 3 if added.special else 4  # CONTROL | USER_DEFINED
-    meta: dict[str, Any] = {"tokens": tokens, "token_type": types, "merges": merges}
+    pre = spec.get("pre_tokenizer") or {}
+    # GGUF names the pre-tokenizer's split pattern. OpenVINO's GGUF tokenizer reproduces a plain byte-level
+    # (GPT-2 pattern) pre-tokenizer under "smollm" (checked: SmolLM2's prompts encode to the same ids; "gpt-2"
+    # and "default" split " <" differently). Others get "default"; physr3 feeds ids, so only decoding matters.
+    plain = pre.get("type") == "ByteLevel" and pre.get("use_regex", True)
+    meta: dict[str, Any] = {"tokens": tokens, "token_type": types, "merges": merges,
+                            "pre": "smollm" if plain else "default"}
     for field, attr in (("bos_token_id", "bos_token_id"), ("eos_token_id", "eos_token_id"),
                         ("unknown_token_id", "unk_token_id"), ("padding_token_id", "pad_token_id")):
         value = getattr(tokenizer, attr, None)
@@ -228,7 +237,7 @@ class LlamaGGUFExporter:
         writer.add_rope_dimension_count(int(head_dim))
         writer.add_file_type(gguf.LlamaFileType.MOSTLY_F16)
         writer.add_tokenizer_model("gpt2")
-        writer.add_tokenizer_pre("default")
+        writer.add_tokenizer_pre(meta.get("pre", "default"))
         writer.add_token_list(meta["tokens"])
         writer.add_token_types(meta["token_type"])
         writer.add_token_merges(meta["merges"])

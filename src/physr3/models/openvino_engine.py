@@ -47,7 +47,7 @@ from physr3.models.types import Completion, Conversation, SamplingParams
 log = logging.getLogger(__name__)
 
 PRECISIONS = {"fast": {}, "exact": {"INFERENCE_PRECISION_HINT": "f32"}}
-EXPORT_VERSION = "1"  # bump when gguf_export's output changes: invalidates cached exports and self-checks
+EXPORT_VERSION = "2"  # bump when gguf_export's output changes: invalidates cached exports and self-checks
 GGUF_NAME = "model-f16.gguf"
 CHECK_QUESTIONS = [
     "A 2.0 kg block is pushed by a 10 N horizontal force on a frictionless floor. What is its acceleration?",
