@@ -3,8 +3,8 @@
 Why this engine: generation is most of a refine step and nearly all of an evaluation, and on a CPU the
 transformers engine runs far below the memory-bandwidth bound. OpenVINO GenAI's `ContinuousBatchingPipeline`
 loads a GGUF directly (no exporter, no second transformers version), batches a whole list of requests itself
-(a finished request's slot takes the next one) and was measured 2.6-3.6x faster than the transformers engine
-(README, benchmarks/generation.py). The GGUF is written by physr3.models.gguf_export from the model's
+(a finished request's slot takes the next one) and was measured 1.7-3.9x faster than the transformers engine
+on the busy 2-core development machine (README, benchmarks/generation.py --json). The GGUF is written by physr3.models.gguf_export from the model's
 current weights, so the same path serves a fixed model (cached like the embedded model's conversion) and a
 training policy (rewritten and reloaded after every optimizer step: `OpenVINOPolicyEngine`).
 
