@@ -437,12 +437,19 @@ def warn_fallback(cfg: Any, exc: BaseException) -> None:
 
 # ----------------------------------------------------------------------------------------------- training
 def _refresh_dir() -> Any:
-    """A private temporary folder for the per-step GGUF: in RAM (/dev/shm) where there is one."""
+    """A private temporary folder for the per-step GGUF: in RAM (/dev/shm) where there is one. Its name holds
+    the process id, so folders left by a killed run (SIGKILL skips the cleanup; the resume test does that)
+    are removed by the next run instead of holding a model's size of RAM."""
+    import shutil
     import tempfile
 
     shm = Path("/dev/shm")
-    where = str(shm) if shm.is_dir() and os.access(shm, os.W_OK) else None
-    return tempfile.TemporaryDirectory(prefix="physr3-openvino-", dir=where)
+    where = shm if shm.is_dir() and os.access(shm, os.W_OK) else Path(tempfile.gettempdir())
+    for stale in where.glob("physr3-openvino-*-*") if Path("/proc/self").exists() else ():  # Linux: pids in /proc
+        pid = stale.name.split("-")[2]
+        if pid.isdigit() and int(pid) != os.getpid() and not Path(f"/proc/{pid}").exists():
+            shutil.rmtree(stale, ignore_errors=True)
+    return tempfile.TemporaryDirectory(prefix=f"physr3-openvino-{os.getpid()}-", dir=str(where))
 
 
 class OpenVINOPolicyEngine:
