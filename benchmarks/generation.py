@@ -12,6 +12,12 @@ stop string and token cap, measured in one process, one after another:
             what the engine did before its own decoding loop).
 With `--adapter DIR` (a LoRA adapter folder, e.g. runs/demo/sft/adapter), two more rows at batch 8: decoding
 through the unmerged PEFT adapter, and through a merged copy (physr3.models.merged, what eval and training use).
+With `--json`: the engine comparison instead, one JSON line per engine and batch size
+`{"engine", "batch", "tok_s", "ratio_to_transformers", "threads", "load_avg"}`, all from one run: the same solve prompts
+(repeated to fill the batch), `--threads` (default 1) for both engines, 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
+so every row decodes exactly the cap; for each batch size the engines run one after another (transformers
+first), after a short warm-up. Engines: `transformers` (the reference, `TransformersEngine`, dtype auto) and
+`openvino` (physr3.models.openvino_engine at the fast precision; `--openvino-exact` adds the f32 setting).
 tokens/s counts generated tokens (up to and including end-of-sequence or the stop string). A short warm-up
 at each batch shape runs first: oneDNN builds its kernels on first use (seconds on CPU). Prints tokens/s,
 the ratios to naive, greedy agreement between batch 8 and naive, and the process's peak RSS. The machine's
@@ -43,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="embedded", help="model.name_or_path (default: embedded)")
     parser.add_argument("--dtype", default="auto")
-    parser.add_argument("--max-new-tokens", type=int, default=128)
+    parser.add_argument("--max-new-tokens", type=int, default=None, help="default 128; 256 with --json")
     parser.add_argument("--n-prompts", type=int, default=8)
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--threads", type=int, default=None,
@@ -53,8 +59,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="Repeat the naive/batch-1/batch-8 cycle; totals per method (alternation evens out load drift).")
     parser.add_argument("--skip-batch1", action="store_true", help="Skip the engine batch-1 run (saves time).")
     parser.add_argument("--adapter", default=None, help="LoRA adapter folder: also time unmerged vs merged.")
+    parser.add_argument("--json", action="store_true",
+                        help="Engine comparison (transformers vs openvino): one JSON line per engine and batch.")
+    parser.add_argument("--batches", default="1,8,32", help="With --json: batch sizes, comma-separated.")
+    parser.add_argument("--openvino-exact", action="store_true", help="With --json: also the f32 OpenVINO setting.")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    if args.max_new_tokens is None:
+        args.max_new_tokens = 256 if args.json else 128
+    if args.json:
+        return engines_json(args)
 
     import torch
 
@@ -166,6 +180,59 @@ def main(argv: list[str] | None = None) -> int:
           f"(bf16 rounding differs between padded and unpadded shapes)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
     print(f"peak RSS: {peak:.0f} MiB")
+    return 0
+
+
+def engines_json(args: argparse.Namespace) -> int:
+    """The --json comparison: tokens/s per engine and batch size, ratios to transformers from this run."""
+    import json
+
+    import torch
+
+    from physr3.config import load_config
+    from physr3.models.engine import TransformersEngine
+    from physr3.models.loading import load_model
+    from physr3.models.openvino_engine import build_openvino_engine
+    from physr3.models.types import SamplingParams
+    from physr3.problems import Problem
+    from physr3.prompts import build_solve_conversation
+
+    threads = args.threads or 1  # the same thread count for both engines (one per engine on a shared CPU)
+    torch.set_num_threads(threads)
+    cfg = load_config(None, [f"model.name_or_path={args.model}", f"model.dtype={args.dtype}", "model.device=cpu",
+                             f"generation.openvino_threads={threads}"])
+    model, tokenizer = load_model(cfg.model)
+    engines: dict[str, object] = {"transformers": None}
+    cfg.generation.openvino_precision = "fast"
+    engines["openvino"] = build_openvino_engine(cfg)
+    if args.openvino_exact:
+        cfg.generation.openvino_precision = "exact"
+        engines["openvino-exact"] = build_openvino_engine(cfg)
+    for eng in engines.values():
+        if eng is not None:
+            eng.ignore_eos = True
+    params = SamplingParams(max_new_tokens=args.max_new_tokens, stop=())
+    warm = SamplingParams(max_new_tokens=4, stop=())
+    for batch in [int(b) for b in args.batches.split(",")]:
+        questions = (QUESTIONS * (batch // len(QUESTIONS) + 1))[:batch]
+        convs = [build_solve_conversation(Problem(id=str(i), question=q, answer=""), True)
+                 for i, q in enumerate(questions)]
+        base = None
+        for name, eng in engines.items():
+            if eng is None:
+                eng = TransformersEngine(model, tokenizer, batch_size=batch)
+                eng.eos_ids = set()  # EOS ignored: every row decodes to the cap
+            eng.generate(convs, warm)
+            start = time.perf_counter()
+            out = eng.generate(convs, params)
+            dt = time.perf_counter() - start
+            tokens = sum(len(c.token_ids) for c in out)
+            assert tokens == batch * args.max_new_tokens, (name, tokens)
+            tok_s = tokens / dt
+            base = tok_s if name == "transformers" else base
+            print(json.dumps({"engine": name, "batch": batch, "tok_s": round(tok_s, 1),
+                              "ratio_to_transformers": round(tok_s / base, 2), "threads": threads,
+                              "load_avg": round(os.getloadavg()[0], 2)}), flush=True)
     return 0
 
 

@@ -1,7 +1,7 @@
 """Seconds per refine step, its time split and peak RSS, for the embedded model (bf16 where supported).
 
     python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
-                                    [--mirror-dtypes model,float32]
+                                    [--mirror-dtypes model,float32] [--engines transformers,openvino]
 
 Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and sandbox)
 on generated problems and prints, measured in this run: seconds per step, the share of each phase
@@ -9,11 +9,16 @@ on generated problems and prints, measured in this run: seconds per step, the sh
 peak RSS <= 6 GB and generation >= 60% of the step. Without an SFT adapter the policy starts from the base
 model (a fresh LoRA); with one it starts from Stage 1, as in training.
 
-For each mirror dtype in `--mirror-dtypes` (`train.mirror_dtype`: model = the model's own, bf16 where
-supported; float32) the same steps run again from the same start, and a row gives the sampled-vs-trained
-gap the loss measured (`logp_gap`: mean |engine − loss| log-prob per completion token, first micro-batch
-of each step; `importance_ratio`: mean exp(loss − engine)) with the step time. Without an SFT adapter the
-fresh policy equals the base model at step 1 (ΔW = 0), so only later steps show a rounding gap of ΔW.
+With `--engines`, the same steps run once per rollout engine (`generation.engine`, a fresh policy each time)
+and the ratio of seconds per step to the first engine is printed; for openvino the weight refresh (GGUF write
++ pipeline load, after every optimizer step) is reported as a share of the step.
+
+For the transformers engine, each mirror dtype in `--mirror-dtypes` (`train.mirror_dtype`: model = the model's
+own, bf16 where supported; float32) runs the same steps again from the same start, and a row gives the
+sampled-vs-trained gap the loss measured (`logp_gap`: mean |engine − loss| log-prob per completion token, first
+micro-batch of each step; `importance_ratio`: mean exp(loss − engine)) with the step time. Without an SFT
+adapter the fresh policy equals the base model at step 1 (ΔW = 0), so only later steps show a rounding gap of
+ΔW. The OpenVINO engine reports no per-token log-probs, so its rows have no gap.
 """
 
 from __future__ import annotations
@@ -34,11 +39,38 @@ def main() -> None:
     ap.add_argument("--sft-adapter", default=None)
     ap.add_argument("--max-attempt-tokens", type=int, default=384)
     ap.add_argument("--dtype", default="auto")
-    ap.add_argument("--mirror-dtypes", default="model,float32",
-                    help="comma-separated train.mirror_dtype values, one run each (first: the timing report)")
+    ap.add_argument("--mirror-dtypes", default="model",
+                    help="comma-separated train.mirror_dtype values, one transformers run each")
     ap.add_argument("--learning-rate", type=float, default=5e-6)
+    ap.add_argument("--threads", type=int, default=1, help="CPU threads for torch and for OpenVINO alike.")
+    ap.add_argument("--engines", default="auto", help="Comma-separated generation.engine values to compare.")
     args = ap.parse_args()
+    import torch
 
+    torch.set_num_threads(args.threads)
+    per_step, gap_rows = {}, []
+    for engine in args.engines.split(","):
+        mirrors = [m.strip() for m in args.mirror_dtypes.split(",") if m.strip()] if engine == "transformers" else ["model"]
+        for mirror in mirrors:
+            seconds, history = run_one(args, engine, mirror)
+            per_step.setdefault(engine, seconds)
+            gap_rows.append((f"{engine}/{mirror}", history))
+    first = next(iter(per_step))
+    if len(per_step) > 1:
+        for engine, seconds in per_step.items():
+            print(f"{engine}: {seconds:.1f} s per step, {per_step[first] / seconds:.2f}x faster than {first} "
+                  f"(load average {os.getloadavg()[0]:.2f})")
+    print(f"sampled-vs-trained gap per engine/mirror dtype (lr {args.learning_rate:g}; per step, first "
+          f"micro-batch; '-' = no revised sample that step, or no engine log-probs):")
+    fmt = lambda x, spec: "-" if x is None else format(x, spec)  # noqa: E731
+    for name, runs in gap_rows:
+        gaps = " ".join(fmt(m["logp_gap"], ".2e") for m in runs)
+        ratios = " ".join(fmt(m["importance_ratio"], ".4f") for m in runs)
+        secs = sum(m["time"]["step"] for m in runs) / len(runs)
+        print(f"  {name:<22} logp_gap [{gaps}]  importance_ratio [{ratios}]  {secs:.1f} s/step")
+
+
+def run_one(args, engine: str, mirror: str):
     from physr3.config import load_config
     from physr3.eval.answers import score_problem
     from physr3.feedback.router import FeedbackRouter
@@ -48,53 +80,55 @@ def main() -> None:
     from physr3.train.refine_trainer import RefineTrainer, rollout_engine
     from physr3.verify.registry import build_verifier
 
-    mirror_dtypes = [m.strip() for m in args.mirror_dtypes.split(",") if m.strip()]
-    problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
-    gap_rows = []
-    for k, mirror in enumerate(mirror_dtypes):
-        with tempfile.TemporaryDirectory() as tmp:
-            cfg = load_config(None, [f"model.dtype={args.dtype}", f"train.batch_size={args.batch}",
-                                     f"train.max_steps={args.steps}",
-                                     f"train.max_attempt_tokens={args.max_attempt_tokens}",
-                                     f"train.checkpoint_every={args.steps + 1}", f"run.output_dir={tmp}",
-                                     f"train.mirror_dtype={mirror}", f"train.learning_rate={args.learning_rate}",
-                                     "generation.format_instruction=false", f"generation.batch_size={args.batch}"])
-            t0 = time.perf_counter()
-            base, tok = load_model(cfg.model)
-            model = policy_and_reference(base, args.sft_adapter, cfg.lora)
-            load_s = time.perf_counter() - t0
-            trainer = RefineTrainer(cfg, problems, model, tok, rollout_engine(cfg, model, tok),
-                                    build_verifier("symbolic", cfg), FeedbackRouter(cfg.feedback),
-                                    lambda p, text: score_problem(p, text).correct, tmp)
-            runs = trainer.train(progress=False)
-        gap_rows.append((mirror, runs))
-        if k == 0:
-            history, dtype, first_load_s = runs, next(base.parameters()).dtype, load_s
-        del model, base, trainer
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config(None, [f"model.dtype={args.dtype}", f"train.batch_size={args.batch}",
+                                 f"train.max_steps={args.steps}", f"train.max_attempt_tokens={args.max_attempt_tokens}",
+                                 f"train.checkpoint_every={args.steps + 1}", f"run.output_dir={tmp}",
+                                 f"train.mirror_dtype={mirror}", f"train.learning_rate={args.learning_rate}",
+                                 "generation.format_instruction=false", f"generation.batch_size={args.batch}",
+                                 f"generation.engine={engine}", f"generation.openvino_threads={args.threads}"])
+        problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
+        t0 = time.perf_counter()
+        base, tok = load_model(cfg.model)
+        model = policy_and_reference(base, args.sft_adapter, cfg.lora)
+        load_s = time.perf_counter() - t0
+        dtype = next(base.parameters()).dtype
+        rollouts = rollout_engine(cfg, model, tok)
+        trainer = RefineTrainer(cfg, problems, model, tok, rollouts,
+                                build_verifier("symbolic", cfg), FeedbackRouter(cfg.feedback),
+                                lambda p, text: score_problem(p, text).correct, tmp)
+        history = trainer.train(progress=False)
 
     phases = ("generation", "verification", "feedback", "update")
     total = {k: sum(m["time"].get(k, 0.0) for m in history) for k in (*phases, "step")}
     tokens = sum(m["generated_tokens"] for m in history)
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
-    print(f"model: embedded SmolLM2-135M-Instruct, {dtype}, load {first_load_s:.1f} s; batch {args.batch}, "
+    print(f"== rollout engine {engine} (mirror {mirror}): {type(rollouts).__name__}")
+    print(f"model: embedded SmolLM2-135M-Instruct, {dtype}, load {load_s:.1f} s; batch {args.batch}, "
           f"{args.steps} steps, max attempt {args.max_attempt_tokens} tokens")
     print(f"seconds per step: {total['step'] / len(history):.1f}")
     for k in phases:
         print(f"  {k:<13} {total[k]:7.1f} s  {100 * total[k] / total['step']:5.1f}% of the step")
     print(f"generated tokens: {tokens} ({tokens / max(total['generation'], 1e-9):.1f} tok/s in generation)")
     print(f"revised samples used in updates: {sum(m['used'] for m in history):.0f} of {len(problems)}")
-    print(f"timings above: the first run (mirror {mirror_dtypes[0]}); peak RSS over all runs of this process")
-    print(f"peak RSS: {peak_gb:.2f} GB (target <= 6 GB: {'met' if peak_gb <= 6 else 'NOT met'}); "
+    print(f"peak RSS so far in this process: {peak_gb:.2f} GB (target <= 6 GB: {'met' if peak_gb <= 6 else 'NOT met'}); "
           f"generation share {100 * total['generation'] / total['step']:.0f}% (target >= 60%: "
           f"{'met' if total['generation'] >= 0.6 * total['step'] else 'NOT met'})")
-    print(f"sampled-vs-trained gap per mirror dtype (model {dtype}, lr {args.learning_rate:g}; per step, "
-          f"first micro-batch; '-' = no revised sample that step):")
-    fmt = lambda x, spec: "-" if x is None else format(x, spec)  # noqa: E731
-    for mirror, runs in gap_rows:
-        gaps = " ".join(fmt(m["logp_gap"], ".2e") for m in runs)
-        ratios = " ".join(fmt(m["importance_ratio"], ".4f") for m in runs)
-        secs = sum(m["time"]["step"] for m in runs) / len(runs)
-        print(f"  mirror {mirror:<8} logp_gap [{gaps}]  importance_ratio [{ratios}]  {secs:.1f} s/step")
+    refresh = getattr(rollouts, "refresh_seconds", None)
+    if refresh:
+        later = refresh[1:] or refresh  # the first export happens before training starts
+        mean = sum(w + ld for w, ld in later) / len(later)
+        print(f"weight refresh: {len(refresh) - 1} after updates, mean {mean:.2f} s (write "
+              f"{sum(w for w, _ in later) / len(later):.2f} + load {sum(ld for _, ld in later) / len(later):.2f}) = "
+              f"{100 * mean / (total['step'] / len(history)):.1f}% of a step (target <= 5%)")
+    check = getattr(rollouts, "self_check", None)
+    if check is not None:
+        print(f"self-check vs the training model ({check.reference_dtype}, precision {check.precision}): greedy "
+              f"{check.greedy_agree}/{check.n_prompts} over {check.n_tokens} tokens, mean |Δ log-prob| "
+              f"{check.mean_abs_logp_gap:.4f}/token")
+    if hasattr(rollouts, "close"):
+        rollouts.close()
+    return total["step"] / len(history), history
 
 
 if __name__ == "__main__":

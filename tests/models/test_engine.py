@@ -160,6 +160,7 @@ def test_params_from_config_and_build_engine(tiny_model_dir: str) -> None:
     cfg.generation.stop_at_final_answer = False
     assert params_from_config(cfg.generation, seed=5).stop == ()
     cfg.model.name_or_path, cfg.model.dtype, cfg.generation.batch_size = tiny_model_dir, "float32", 2
+    cfg.generation.engine = "transformers"  # the default, auto, is OpenVINO where it passes (test_openvino_engine)
     eng = build_engine(cfg)
     assert isinstance(eng, TransformersEngine) and eng.batch_size == 2
     cfg.generation.engine = "nope"

@@ -73,7 +73,7 @@ def evaluate_condition(cfg: Config, switch: AdapterSwitch, tokenizer, condition_
     """Generate, score and (optionally) attribute errors for one condition on one benchmark; resumable."""
     from tqdm import tqdm
 
-    from physr3.models.engine import TransformersEngine
+    from physr3.models.engine import engine_for_model
 
     condition = get_condition(condition_name)
     adapter_name = None
@@ -88,7 +88,7 @@ def evaluate_condition(cfg: Config, switch: AdapterSwitch, tokenizer, condition_
     params = SamplingParams(max_new_tokens=gen.max_new_tokens, temperature=gen.temperature, top_p=gen.top_p,
                             seed=cfg.run.seed)
     with JsonlAppender(out_path) as out, switch.use(adapter_name) as model:
-        engine = TransformersEngine(model, tokenizer, batch_size=gen.batch_size)
+        engine = engine_for_model(cfg, model, tokenizer, switch.loaded.get(adapter_name) if adapter_name else None)
         todo = [p for p in problems if p.id not in out.done]
         bar = tqdm(total=len(problems), initial=len(problems) - len(todo), desc=f"{condition_name}/{benchmark}",
                    unit="item", disable=not progress, dynamic_ncols=True)

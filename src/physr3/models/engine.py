@@ -224,6 +224,19 @@ def params_from_config(gen: GenerationConfig, seed: int | None = None, return_lo
     )
 
 
+def engine_for_model(cfg: Config, model: Any, tokenizer: Any, adapter: str | None = None) -> Engine:
+    """An engine over an already loaded plain model (eval): OpenVINO for `generation.engine` auto/openvino
+    when usable (exported once per model and adapter), else this `TransformersEngine`, after one warning."""
+    if cfg.generation.engine in ("openvino", "auto"):
+        from physr3.models.openvino_engine import OpenVINOUnavailable, openvino_for_model, warn_fallback
+
+        try:
+            return openvino_for_model(cfg, model, tokenizer, adapter)
+        except (OpenVINOUnavailable, RuntimeError, OSError) as exc:  # GGUFExportError is a RuntimeError
+            warn_fallback(cfg, exc)
+    return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+
+
 def build_engine(cfg: Config) -> Engine:
     """The engine named by `cfg.generation.engine`, with the model of `cfg.model` loaded."""
     from physr3.errors import UserError
@@ -231,6 +244,13 @@ def build_engine(cfg: Config) -> Engine:
     name = cfg.generation.engine
     if cfg.generation.batch_size < 1:
         raise UserError(f"generation.batch_size={cfg.generation.batch_size}: expected an integer >= 1")
+    if name in ("openvino", "auto"):  # falls back to transformers with one warning line when unusable
+        from physr3.models.openvino_engine import openvino_or_none
+
+        engine = openvino_or_none(cfg)
+        if engine is not None:
+            return engine
+        name = "transformers"
     if name == "transformers":
         from physr3.models.loading import load_model
 
@@ -240,4 +260,4 @@ def build_engine(cfg: Config) -> Engine:
         from physr3.models.vllm_engine import VLLMEngine
 
         return VLLMEngine.from_config(cfg.model)
-    raise UserError(f"generation.engine={name!r}: expected transformers or vllm")
+    raise UserError(f"generation.engine={name!r}: expected auto, transformers, openvino or vllm")

@@ -302,12 +302,17 @@ def load_training_problems(cfg: Config) -> list[Problem]:
 
 
 def rollout_engine(cfg: Config, model, tokenizer):
-    """The engine that samples y1 and y2 from the policy adapter: a merged mirror of it
-    (`train.merged_generation`, physr3.models.merged, in `train.mirror_dtype`) or the unmerged PEFT model."""
+    """The engine that samples y1 and y2 from the policy adapter: OpenVINO re-exported after every update
+    (`generation.engine` auto/openvino on CPU, physr3.models.openvino_engine), else a merged mirror of it
+    (`train.merged_generation`, physr3.models.merged, in `train.mirror_dtype`) or the unmerged PEFT model itself."""
     from physr3.models.engine import TransformersEngine
     from physr3.models.merged import MergedPolicyEngine
+    from physr3.models.openvino_engine import policy_engine_or_none
     from physr3.train.adapters import POLICY
 
+    engine = policy_engine_or_none(cfg, model, tokenizer, POLICY)  # None unless generation.engine=openvino/auto
+    if engine is not None:
+        return engine
     if cfg.train.merged_generation:
         dtype = None if cfg.train.mirror_dtype == "model" else getattr(torch, cfg.train.mirror_dtype)
         return MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size, dtype=dtype)

@@ -1,0 +1,251 @@
+"""OpenVINOEngine on the tiny random Llama (a real OpenVINO pipeline reading the GGUF physr3 writes), against
+the transformers engine as the reference: greedy ids, stops, caps, seeds, prompt ids, the per-step weight
+refresh of training, the self-check and the fallback."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+import torch
+
+pytest.importorskip("openvino_genai", reason="openvino-genai is not installed")
+
+from physr3.models.engine import TransformersEngine  # noqa: E402
+from physr3.models.gguf_export import model_tensors, tokenizer_metadata, write_llama_gguf  # noqa: E402
+from physr3.models.openvino_engine import OpenVINOEngine, OpenVINOPolicyEngine, run_self_check  # noqa: E402
+from physr3.models.types import SamplingParams  # noqa: E402
+
+QUESTIONS = [
+    "A 2 kg block is pushed with 10 N on a frictionless floor. Find its acceleration.",
+    "Why?",
+    "A car accelerates uniformly from rest to 20 m/s in 5 s. How far does it travel in that time?",
+    "State Ohm's law.",
+]
+
+
+def conv(q: str) -> list[dict[str, str]]:
+    return [{"role": "user", "content": q}]
+
+
+@pytest.fixture(scope="module")
+def reference(tiny_model) -> TransformersEngine:
+    model, tokenizer = tiny_model
+    return TransformersEngine(model, tokenizer, batch_size=4)
+
+
+@pytest.fixture(scope="module")
+def engine(tiny_model, tmp_path_factory) -> OpenVINOEngine:
+    model, tokenizer = tiny_model
+    path = tmp_path_factory.mktemp("ov") / "tiny-f16.gguf"
+    write_llama_gguf(model.config, model_tensors(model), tokenizer_metadata(tokenizer, model.config.vocab_size), path)
+    return OpenVINOEngine(path, tokenizer, precision="exact")
+
+
+def greedy(n: int = 16, **kw) -> SamplingParams:
+    return SamplingParams(max_new_tokens=n, stop=kw.pop("stop", ()), **kw)
+
+
+def test_greedy_equals_the_transformers_engine(engine, reference) -> None:
+    ours = engine.generate([conv(q) for q in QUESTIONS], greedy(24))
+    ref = reference.generate([conv(q) for q in QUESTIONS], greedy(24))
+    assert [c.token_ids for c in ours] == [c.token_ids for c in ref]
+    assert [c.text for c in ours] == [c.text for c in ref]
+    assert [c.finish_reason for c in ours] == [c.finish_reason for c in ref]
+    assert [c.prompt_tokens for c in ours] == [len(reference.encode(conv(q))) for q in QUESTIONS]
+
+
+def test_prompt_ids_in_give_the_same_completions(engine) -> None:
+    ids = [engine.encode(conv(q)) for q in QUESTIONS]
+    by_ids = engine.generate_ids(ids, greedy())
+    assert [c.token_ids for c in by_ids] == [c.token_ids for c in engine.generate([conv(q) for q in QUESTIONS], greedy())]
+    for c, prompt in zip(by_ids, ids):
+        assert engine.tokenizer.decode(c.token_ids, skip_special_tokens=True).startswith(c.text)
+        assert getattr(c, "prompt_ids", prompt) == prompt
+
+
+def test_token_cap_and_stop_strings_cut_like_the_reference(engine, reference) -> None:
+    free = engine.generate([conv(q) for q in QUESTIONS[:2]], greedy(16))
+    assert all(c.finish_reason == "length" and len(c.token_ids) == 16 for c in free)
+    stop = free[0].text[4:9]  # a string the first completion writes, whatever the random model emits
+    assert stop.strip()
+    ours = engine.generate([conv(q) for q in QUESTIONS[:2]], greedy(16, stop=(stop,)))
+    ref = reference.generate([conv(q) for q in QUESTIONS[:2]], greedy(16, stop=(stop,)))
+    assert ours[0].finish_reason == "stop" and ours[0].text.endswith(stop) and len(ours[0].token_ids) < 16
+    assert [(c.token_ids, c.text, c.finish_reason) for c in ours] == [(c.token_ids, c.text, c.finish_reason) for c in ref]
+
+
+def test_sampling_is_seeded_per_request(engine) -> None:
+    convs = [conv(q) for q in QUESTIONS]
+    params = SamplingParams(max_new_tokens=12, temperature=1.0, top_p=0.95, stop=(), seed=7)
+    a, b = engine.generate(convs, params), engine.generate(convs, params)
+    assert [x.token_ids for x in a] == [x.token_ids for x in b]
+    c = engine.generate(convs, SamplingParams(max_new_tokens=12, temperature=1.0, top_p=0.95, stop=(), seed=8))
+    assert [x.token_ids for x in c] != [x.token_ids for x in a]
+    g = engine.generate(convs, greedy(12))
+    assert [x.token_ids for x in a] != [x.token_ids for x in g], "temperature 1 must sample, not decode greedily"
+
+
+def test_self_check_at_exact_precision(engine, tiny_model) -> None:
+    model, _ = tiny_model
+    check = run_self_check(engine, model, n_tokens=16, questions=QUESTIONS)
+    assert check.greedy_agree == check.n_prompts == 4
+    assert check.decode_agree == 4
+    assert check.mean_abs_logp_gap < 1e-3
+    assert check.verdict(0.05, need_greedy=True) == (True, "ok")
+    assert not check.verdict(check.mean_abs_logp_gap / 2, need_greedy=True)[0]
+
+
+def test_policy_engine_samples_the_updated_policy(tiny_model_dir, tiny_model) -> None:
+    """After an optimizer step the engine's greedy output is the updated policy's, not the reference's."""
+    from transformers import AutoModelForCausalLM
+
+    from physr3.config import LoraConfig
+    from physr3.train.adapters import POLICY, policy_and_reference, reference_active
+
+    _, tokenizer = tiny_model
+    base = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32)
+    model = policy_and_reference(base, None, LoraConfig(r=8, alpha=16, dropout=0.0))
+    policy_ref = TransformersEngine(model, tokenizer, batch_size=4)
+    engine = OpenVINOPolicyEngine(model, POLICY, tokenizer, precision="exact")
+    convs = [conv(q) for q in QUESTIONS[:2]]
+    before = engine.generate(convs, greedy(12))
+    assert [c.token_ids for c in before] == [c.token_ids for c in policy_ref.generate(convs, greedy(12))]
+    assert len(engine.refresh_seconds) == 1
+
+    # One optimizer step that teaches the policy a continuation it does not write yet.
+    target = tokenizer(" the answer is 42 m/s", add_special_tokens=False)["input_ids"]
+    prompt = engine.encode(convs[0])
+    opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=5e-2)
+    model.train()
+    x = torch.tensor([prompt + target])
+    labels = torch.tensor([[-100] * len(prompt) + target])
+    for _ in range(3):
+        model(input_ids=x, labels=labels).loss.backward()
+        opt.step()
+        opt.zero_grad()
+    model.eval()
+
+    after = engine.generate(convs, greedy(12))
+    assert len(engine.refresh_seconds) == 2, "an optimizer step must trigger exactly one refresh"
+    with torch.no_grad():
+        policy_now = policy_ref.generate(convs, greedy(12))
+        with reference_active(model):
+            ref_now = policy_ref.generate(convs, greedy(12))
+    assert [c.token_ids for c in after] == [c.token_ids for c in policy_now]
+    assert after[0].token_ids != before[0].token_ids
+    assert [c.token_ids for c in after] != [c.token_ids for c in ref_now]
+    engine.generate(convs, greedy(4))
+    assert len(engine.refresh_seconds) == 2, "no refresh without a weight change"
+    engine.close()
+
+
+def test_build_engine_falls_back_with_one_warning(tmp_path, tiny_model, caplog) -> None:
+    """A model the GGUF writer does not handle (GPT-2) gives the transformers engine and one warning line."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    from physr3.config import Config
+    from physr3.models.engine import build_engine
+
+    _, tokenizer = tiny_model
+    folder = tmp_path / "tiny-gpt2"
+    GPT2LMHeadModel(GPT2Config(n_layer=1, n_embd=32, n_head=2, vocab_size=len(tokenizer))).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    cfg = Config()
+    cfg.model.name_or_path, cfg.model.dtype, cfg.model.cache_dir = str(folder), "float32", str(tmp_path / "cache")
+    for name in ("auto", "openvino"):
+        cfg.generation.engine = name
+        with caplog.at_level(logging.WARNING, logger="physr3.models.openvino_engine"):
+            caplog.clear()
+            engine = build_engine(cfg)
+        assert isinstance(engine, TransformersEngine)
+        lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert len(lines) == 1 and "only Llama" in lines[0] and "transformers engine" in lines[0], lines
+
+
+def test_build_engine_exports_once_and_caches(tmp_path, tiny_model_dir) -> None:
+    from physr3.config import Config
+    from physr3.models.engine import build_engine
+
+    cfg = Config()
+    cfg.model.name_or_path, cfg.model.dtype, cfg.model.cache_dir = tiny_model_dir, "float32", str(tmp_path)
+    # This test is about the cache: the random tiny model's near-ties over 64 tokens make its own greedy
+    # agreement with f16 weights a coin flip (6/8 seen), so the fast precision with a loose gap bound is used.
+    cfg.generation.engine, cfg.generation.openvino_max_logp_gap = "openvino", 1.0
+    first = build_engine(cfg)
+    assert isinstance(first, OpenVINOEngine)
+    gguf = first.gguf_path
+    mtime = __import__("os").stat(gguf).st_mtime_ns
+    record = __import__("pathlib").Path(gguf).parent / "selfcheck-fast.json"
+    assert record.is_file()
+    second = build_engine(cfg)
+    assert second.gguf_path == gguf and __import__("os").stat(gguf).st_mtime_ns == mtime  # reused, not rewritten
+
+
+def test_refine_rollout_engine_choice_and_the_gap_bound(tiny_model_dir, tiny_model, caplog) -> None:
+    """auto/openvino give OpenVINO rollouts after a self-check against the training model; a gap above the
+    bound refuses to train when openvino was asked for, and falls back (one warning line) under auto."""
+    from transformers import AutoModelForCausalLM
+
+    from physr3.config import load_config
+    from physr3.errors import UserError
+    from physr3.models.merged import MergedPolicyEngine
+    from physr3.train.adapters import policy_and_reference
+    from physr3.train.refine_trainer import rollout_engine
+
+    _, tokenizer = tiny_model
+    cfg = load_config(None, [f"model.name_or_path={tiny_model_dir}", "model.dtype=float32"])
+    model = policy_and_reference(AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32),
+                                 None, cfg.lora)
+    cfg.generation.engine = "openvino"
+    engine = rollout_engine(cfg, model, tokenizer)
+    assert isinstance(engine, OpenVINOPolicyEngine) and engine.self_check.reference_dtype == "float32"
+    assert engine.self_check.mean_abs_logp_gap <= cfg.generation.openvino_max_logp_gap
+    engine.close()
+    cfg.generation.openvino_max_logp_gap = 0.0
+    with pytest.raises(UserError, match="refusing to train"):
+        rollout_engine(cfg, model, tokenizer)
+    cfg.generation.engine = "auto"
+    with caplog.at_level(logging.WARNING, logger="physr3.models.openvino_engine"):
+        caplog.clear()
+        assert isinstance(rollout_engine(cfg, model, tokenizer), MergedPolicyEngine)
+    lines = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(lines) == 1 and "exceeds generation.openvino_max_logp_gap" in lines[0], lines
+    cfg.generation.engine = "transformers"
+    assert isinstance(rollout_engine(cfg, model, tokenizer), MergedPolicyEngine)
+
+
+def test_engine_for_model_exports_per_adapter(tiny_model_dir, tiny_model, tmp_path) -> None:
+    """eval's engine: one cached export per (model, adapter); a merged adapter changes what it generates."""
+    from transformers import AutoModelForCausalLM
+
+    from physr3.config import load_config
+    from physr3.models.engine import engine_for_model
+    from physr3.models.merged import merged_copy
+    from physr3.train.adapters import POLICY, new_lora_model
+
+    _, tokenizer = tiny_model
+    cfg = load_config(None, [f"model.name_or_path={tiny_model_dir}", "model.dtype=float32",
+                             f"model.cache_dir={tmp_path / 'cache'}", "generation.openvino_max_logp_gap=1.0"])
+    base = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32).eval()
+    adapter = new_lora_model(AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32), cfg.lora)
+    for name, p in adapter.named_parameters():
+        if "lora_B" in name:
+            p.data.normal_(0, 0.3)
+    adapter.save_pretrained(tmp_path / "adapter", selected_adapters=[POLICY])
+    folder = tmp_path / "adapter" / POLICY if (tmp_path / "adapter" / POLICY).is_dir() else tmp_path / "adapter"
+    merged = merged_copy(base, str(folder))
+    plain = engine_for_model(cfg, base, tokenizer)
+    tuned = engine_for_model(cfg, merged, tokenizer, str(folder))
+    assert isinstance(plain, OpenVINOEngine) and isinstance(tuned, OpenVINOEngine)
+    assert plain.gguf_path != tuned.gguf_path
+    # Fast precision (bf16 here) with a loose bound: the random tiny model's 64-token greedy agreement at f16
+    # weights is a coin flip (5/8 seen). Each export's self-check was scored by the model it was built from:
+    checks = [json.loads((Path(e.gguf_path).parent / "selfcheck-fast.json").read_text()) for e in (plain, tuned)]
+    assert all(c["mean_abs_logp_gap"] < 0.05 for c in checks), checks
+    convs = [conv(q) for q in QUESTIONS[:2]]
+    assert [c.token_ids for c in tuned.generate(convs, greedy(10))] != [c.token_ids for c in plain.generate(convs, greedy(10))]
+    cross = run_self_check(tuned, base, n_tokens=16, questions=QUESTIONS)  # the adapter is in the export
+    assert cross.mean_abs_logp_gap > 10 * max(c["mean_abs_logp_gap"] for c in checks)
