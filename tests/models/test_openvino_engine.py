@@ -57,6 +57,18 @@ def test_greedy_equals_the_transformers_engine(engine, reference) -> None:
     assert [c.prompt_tokens for c in ours] == [len(reference.encode(conv(q))) for q in QUESTIONS]
 
 
+def test_sequence_logprob_is_the_reference_models_sum(engine, reference) -> None:
+    """OpenVINO reports no per-token log-probs, only each sequence's total: it must be the raw-distribution
+    log p(completion | prompt) the training model gives the same ids (what the refine loop's gap compares)."""
+    ours = engine.generate([conv(q) for q in QUESTIONS], greedy(12, return_logprobs=True))
+    ref = reference.generate([conv(q) for q in QUESTIONS], greedy(12, return_logprobs=True))
+    for o, r in zip(ours, ref):
+        assert o.prompt_ids == reference.encode(conv(QUESTIONS[ours.index(o)]))
+        if o.token_ids == r.token_ids:  # same greedy path: the totals must agree
+            assert o.sequence_logprob == pytest.approx(sum(r.logprobs), abs=1e-2 * max(1, len(r.logprobs)))
+    assert all(o.logprobs is None for o in ours)
+
+
 def test_prompt_ids_in_give_the_same_completions(engine) -> None:
     ids = [engine.encode(conv(q)) for q in QUESTIONS]
     by_ids = engine.generate_ids(ids, greedy())

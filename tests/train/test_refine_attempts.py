@@ -238,6 +238,31 @@ def test_logp_gap_is_zero_for_an_fp32_mirror_and_measured_for_bf16(tiny_model_di
         assert 0 < gap < 0.5 and 0.5 < ratio < 2.0, (key, gaps)
 
 
+def test_logp_gap_from_sequence_totals_when_the_engine_gives_no_per_token_logprobs(tiny_model_dir):
+    """An engine that reports only log p(completion | prompt) (OpenVINO) still yields a gap: the per-token mean
+    difference of each sequence. Sums equal to the loss's give ~0; an offset of 0.4 nats over a sequence of n
+    tokens gives 0.4/n, and the metric says it is a sequence-level gap."""
+    problems = list(generate_problems(2, seed=9))
+    peft, tok = _policy(tiny_model_dir)
+    cfg = Config()
+    cfg.train.temperature, cfg.train.max_attempt_tokens = 1.0, 8
+    step = _step(cfg, peft, tok)
+    rollouts = _sampled_rollouts(step, problems, 1.0)
+    for ro in rollouts:
+        for a in (ro.y1, ro.y2):
+            a.sequence_logprob, a.logprobs = sum(a.logprobs), None
+    stats = step.backward(rollouts)
+    assert stats["logp_gap_kind"] == "sequence" and stats["logp_gap"] < 1e-4
+    for ro in rollouts:
+        for a in (ro.y1, ro.y2):
+            a.sequence_logprob -= 0.4
+    peft.zero_grad()
+    stats = step.backward(rollouts)
+    lengths = [len(a.completion_ids) for ro in rollouts for a in (ro.y1, ro.y2)]
+    want = sum(0.4 / n * n for n in lengths) / sum(lengths)  # each token carries its sequence's mean
+    assert stats["logp_gap"] == pytest.approx(want, rel=1e-3)
+
+
 def test_training_samples_with_train_top_p_and_refuses_top_p_below_one(tiny_model_dir):
     from physr3.errors import UserError
     from physr3.train.refine import check_train_config

@@ -148,8 +148,12 @@ class OpenVINOEngine:
         completions, scores = [], []
         for ids, result in zip(prompts, results):
             generated = [int(t) for t in result.m_generation_ids[0]]
-            completions.append(self._completion(ids, generated, result, params.stop))
-            scores.append(float(result.m_scores[0]) if params.return_logprobs else None)
+            completion = self._completion(ids, generated, result, params.stop)
+            score = float(result.m_scores[0]) if params.return_logprobs else None
+            if score is not None and len(completion.token_ids) == len(generated):
+                completion.sequence_logprob = score  # exact only when nothing generated was trimmed off
+            completions.append(completion)
+            scores.append(score)
         return completions, scores
 
     def _config(self, params: SamplingParams, seed: int) -> Any:
@@ -193,9 +197,8 @@ class OpenVINOEngine:
 
 
 def _make_completion(text: str, token_ids: list[int], reason: str, prompt_ids: list[int]) -> Completion:
-    """A Completion; carries the prompt ids too where `Completion` has a field for them."""
-    extra = {"prompt_ids": list(prompt_ids)} if "prompt_ids" in getattr(Completion, "__dataclass_fields__", {}) else {}
-    return Completion(text, token_ids, reason, len(prompt_ids), None, **extra)
+    """A Completion that carries the prompt ids it was sampled from."""
+    return Completion(text, token_ids, reason, len(prompt_ids), None, prompt_ids=list(prompt_ids))
 
 
 # ----------------------------------------------------------------------------------------------- self-check

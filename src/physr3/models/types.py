@@ -35,6 +35,9 @@ class Completion:
     # The exact prompt ids the completion was sampled from (None from an engine that does not say); a
     # policy-gradient loss scores `prompt_ids + token_ids` rather than re-encoding the conversation.
     prompt_ids: list[int] | None = field(default=None)
+    # An engine that scores only whole sequences (OpenVINO) reports log p(token_ids | prompt) under the raw
+    # distribution here instead of per-token `logprobs`; None when not asked for or not known exactly.
+    sequence_logprob: float | None = field(default=None)
 
 
 class Engine(Protocol):

@@ -26,6 +26,7 @@ class Attempt:
     temperature: float  # 0 = greedy
     top_p: float
     logprobs: list[float] | None = None  # the engine's log p(token | prefix), raw distribution (temperature 1)
+    sequence_logprob: float | None = None  # or only their sum, from an engine that scores whole sequences
     solution: ParsedSolution | None = None
     verdict: Verdict | None = None
     reward: float | None = None
@@ -49,7 +50,7 @@ class Attempt:
         if completion.prompt_ids is not None and list(completion.prompt_ids) != list(prompt_ids):
             raise RuntimeError("the engine sampled from other prompt ids than the ones the trainer encoded")
         return cls(list(prompt_ids), list(completion.token_ids), completion.text, completion.finish_reason,
-                   params.temperature, params.top_p, completion.logprobs)
+                   params.temperature, params.top_p, completion.logprobs, completion.sequence_logprob)
 
     def to_json(self) -> dict[str, Any]:
         """What samples.jsonl keeps of an attempt besides its text (ids are not logged)."""

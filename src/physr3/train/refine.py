@@ -241,7 +241,7 @@ class RefineStep:
         used = [ro for ro in rollouts if ro.y2 is not None and ro.r2 is not None]
         n = denominator if denominator is not None else len(used)
         stats: dict[str, Any] = {"loss": 0.0, "kl": 0.0, "logp_y1": 0.0, "logp_y2": 0.0, "used": float(len(used)),
-                                 "logp_gap": None, "importance_ratio": None}
+                                 "logp_gap": None, "importance_ratio": None, "logp_gap_kind": None}
         first_adv = first_attempt_advantages(rollouts) if t.advantage == "paper+first" else {}
         n_first = first_denominator or len(first_adv)
         if first_adv:
@@ -321,20 +321,30 @@ def first_attempt_advantages(rollouts: list[Rollout]) -> dict[int, float]:
 @torch.no_grad()
 def _gap(parts) -> dict[str, float | None]:
     """Mean |engine − loss| log-prob per completion token and mean exp(loss − engine), over the rows whose
-    engine reported log-probs for every scored token (temperature-1 distributions on both sides)."""
+    engine reported log-probs for every scored token (temperature-1 distributions on both sides); for an engine
+    that reports only each sequence's total (OpenVINO) the per-token mean difference of the sequence is used
+    (`logp_gap_kind` says which)."""
     diffs = []
+    kinds = set()
     for attempts, batch, logits, temps, mask, logp in parts:
         # At temperature 1 the loss's log-probs are the raw ones; otherwise one more log-softmax, no forward.
         raw = logp.detach() if bool((temps == 1).all()) else raw_token_logprobs(logits.detach(), batch, temps)
         for row, attempt in enumerate(attempts):
-            scored = raw[row][mask[row].bool()]
-            if attempt.logprobs is None or len(attempt.logprobs) != scored.numel():
-                continue  # no engine log-probs, or an empty completion scored on its eos
-            diffs.append(scored.double().cpu() - torch.tensor(attempt.logprobs, dtype=torch.float64))
+            scored = raw[row][mask[row].bool()].double().cpu()
+            if attempt.logprobs is not None and len(attempt.logprobs) == scored.numel():
+                diffs.append(scored - torch.tensor(attempt.logprobs, dtype=torch.float64))
+                kinds.add("token")
+            elif attempt.sequence_logprob is not None and len(attempt.completion_ids) == scored.numel():
+                # Only the sum is known: the per-token mean difference, one value per token of the sequence
+                # (a lower bound of the mean absolute per-token gap).
+                mean_diff = (scored.sum() - attempt.sequence_logprob) / scored.numel()
+                diffs.append(mean_diff.repeat(scored.numel()))
+                kinds.add("sequence")
     if not diffs:
-        return {"logp_gap": None, "importance_ratio": None}
+        return {"logp_gap": None, "importance_ratio": None, "logp_gap_kind": None}
     d = torch.cat(diffs)
-    return {"logp_gap": d.abs().mean().item(), "importance_ratio": d.exp().mean().item()}
+    return {"logp_gap": d.abs().mean().item(), "importance_ratio": d.exp().mean().item(),
+            "logp_gap_kind": "+".join(sorted(kinds))}
 
 
 def summarize(rollouts: list[Rollout]) -> dict[str, Any]:

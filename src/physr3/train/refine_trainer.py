@@ -227,6 +227,7 @@ def _merge_loss_stats(parts: list[dict[str, Any]]) -> dict[str, Any]:
         merged[key] = sum(p[key] * p["used"] for p in parts) / used if used else 0.0
     first = next((p for p in parts if p["logp_gap"] is not None), parts[0])
     merged["logp_gap"], merged["importance_ratio"] = first["logp_gap"], first["importance_ratio"]
+    merged["logp_gap_kind"] = first.get("logp_gap_kind")
     return merged
 
 
