@@ -147,9 +147,12 @@ except ImportError:  # pragma: no cover
 
 MAX_STEPS = 400  # steps beyond this are not checked (a bound on time for runaway generations)
 MAX_CLAUSES = 12  # clauses checked per step
-# A numeric failure takes its type from the section it is in (DESIGN.md); elsewhere it is CE.
-NUMERIC_TYPE_BY_TAG = {"given": "MC", "find": "MC", "concept": "CM", "governing_equation": "CM"}
+MAX_PENDING = 20  # equations with a symbol unknown when written, kept to be checked once it is defined
+# An unchecked step counted as an error (verifier.symbolic_unchecked=error) has nothing but its section
+# to say what kind of step it is.
+UNCHECKED_TYPE_BY_TAG = {"given": "MC", "find": "MC", "concept": "CM", "governing_equation": "CM"}
 
+UNCHECKED_POLICIES = ("pass", "error")
 __all__ = ["GroundTruth", "SymbolicVerifier", "Tolerances", "split_clauses", "srepr_to_sympy"]
 
 
@@ -160,8 +163,11 @@ class SymbolicVerifier:
 
     name = "symbolic"
 
-    def __init__(self, tolerances: Tolerances | None = None):
+    def __init__(self, tolerances: Tolerances | None = None, unchecked: str = "pass"):
+        if unchecked not in UNCHECKED_POLICIES:
+            raise ValueError(f"unchecked={unchecked!r}: expected one of {', '.join(UNCHECKED_POLICIES)}")
         self.tol = tolerances or Tolerances()
+        self.unchecked = unchecked
         self._gt_cache: dict[str, GroundTruth] = {}
         self.counters = {"verified": 0, "parse_error": 0, "errors_found": 0}
 
@@ -171,7 +177,8 @@ class SymbolicVerifier:
         v = getattr(cfg, "verifier", None)
         tol = Tolerances(**{f: getattr(v, f"symbolic_{f}") for f in Tolerances.__dataclass_fields__
                             if v is not None and hasattr(v, f"symbolic_{f}")})
-        return cls(kwargs.get("tolerances", tol))
+        return cls(kwargs.get("tolerances", tol),
+                   kwargs.get("unchecked", getattr(v, "symbolic_unchecked", "pass") if v is not None else "pass"))
 
     def report(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.counters.items())
@@ -233,6 +240,8 @@ class SymbolicVerifier:
 
         first_fail: Finding | None = None
         hits: list[set[str]] = []  # per step: the elements of a complete solution it establishes
+        checked: list[bool] = []  # per step: whether any check decided something in it
+        pending: list[tuple[int, str, str | None]] = []  # equations with an unknown symbol, for later
         in_givens = True  # still in the leading run of given statements (where untagged steps are givens)
         for i, step in enumerate(steps):
             number = step.number if numbered else i + 1
@@ -242,32 +251,44 @@ class SymbolicVerifier:
             elif tag != "given":
                 in_givens = False
             checker.hits = set()
+            checker.decided = False
+            checker.step_index = i
+            known_before = len(checker.env[0])
             finding = None
             if concept_fail and concept_fail[0] == i:
                 finding = concept_fail[1]
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
-            elif step.tag != "concept":
+            else:  # equations are checked wherever they are written, a <concept> step's included
                 clauses = split_clauses(step.text)[:MAX_CLAUSES]
+                checker.label = step.text if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
                     f = checker.check_clause(clause, tag)
                     if f is not None:
                         finding = f
                         if f.status == "fail":
                             break
+                    elif tag != "given" and len(pending) < MAX_PENDING and checker.unknown_names(clause):
+                        pending.append((i, clause, tag))  # checked once a later step defines its unknown
                 if not clauses and tag == "given":
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
             step_hits = set(checker.hits)
             if finding is None or finding.status != "fail":
                 step_hits |= self._elements(checker, step)
             hits.append(step_hits)
+            checked.append(finding is not None or checker.decided or "target" in step_hits
+                           or (step.tag == "concept" and bool(checker.principle_hits(step.text))))
+            if (finding is None or finding.status != "fail") and pending and len(checker.env[0]) > known_before:
+                late = self._resolve_pending(checker, pending, checked)
+                if late is not None:
+                    j, finding = late
+                    number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
             if finding is None:
                 continue
             finding.step = number
             finding.info["tag"] = step.tag
-            if finding.status == "fail" and finding.numeric and tag in NUMERIC_TYPE_BY_TAG:
-                finding.error_type = NUMERIC_TYPE_BY_TAG[tag]  # a wrong value where the section says
-                finding.numeric = False  # what kind of step it is (a wrong given, a wrong equation)
+            if finding.status == "fail":
+                self._type_by_cause(checker, finding, tag)
             findings.append(finding)
             if finding.status == "fail":
                 first_fail = finding
@@ -281,13 +302,29 @@ class SymbolicVerifier:
             elif final is not None:  # complete, but the final answer is wrong
                 final.step = steps[-1].number if numbered else len(steps)
                 first_fail = final
+        for name in checker.confirmed:  # a step that defined a symbol later confirmed was right
+            j = checker.def_step.get(name)
+            if j is not None and j < len(checked):
+                checked[j] = True
+        unchecked = [j for j, c in enumerate(checked) if not c]
+        unchecked_numbers = [steps[j].number if numbered else j + 1 for j in unchecked]
+        fail_at = next((j for j, s in enumerate(steps) if first_fail is not None and
+                        (s.number if numbered else j + 1) == first_fail.step), len(steps))
+        if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
+            j = unchecked[0]
+            first_fail = Finding(unchecked_numbers[0], "fail", UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE"),
+                                 "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
+                                 "counts such a step as the first error).", info={"check": "unchecked",
+                                                                                   "tag": steps[j].tag})
+            missing = None
         suspicious = [f for f in findings if f.status == "suspicious"]
         raw = {"findings": [f.to_json() for f in findings], "unchecked": checker.unchecked[:20],
                "elements": sorted(set().union(*hits)) if hits else []}
         if first_fail is None:
             return Verdict(0, "none", "Every step agrees with the ground truth and the solution is complete: the "
                            "target is identified, the reasoning reaches its value and the final answer is right.",
-                           raw=raw, details={"suspicious": [f.step for f in suspicious]})
+                           raw=raw, details={"suspicious": [f.step for f in suspicious]},
+                           unchecked_steps=unchecked_numbers)
         blamed = first_fail
         if first_fail.numeric and suspicious:
             blamed = self._root_cause(checker, first_fail, suspicious)
@@ -295,7 +332,57 @@ class SymbolicVerifier:
         return Verdict(blamed.step, blamed.error_type, explanation, raw=raw,
                        details={"tag": blamed.info.get("tag"), "check": blamed.info.get("check"),
                                 "symbol": blamed.info.get("symbol"), "first_failure_step": first_fail.step,
-                                "missing": missing})
+                                "missing": missing},
+                       unchecked_steps=[k for k in unchecked_numbers if k < blamed.step])
+
+    @staticmethod
+    def _resolve_pending(checker: _Checker, pending: list[tuple[int, str, str | None]],
+                         checked: list[bool]) -> tuple[int, Finding] | None:
+        """Equations written with a symbol unknown at the time, checked now that a later step defined it;
+        the first that fails is an error at the step where it was written."""
+        current = checker.step_index
+        try:
+            for entry in list(pending):
+                j, clause, tag = entry
+                left = checker.unknown_names(clause)
+                lhs = checker.readings(clause.split("=")[0], "lhs")
+                if lhs and lhs[0][0] == "var":
+                    left.discard(lhs[0][1])
+                if left:
+                    continue
+                pending.remove(entry)
+                checker.step_index, checker.decided = j, False
+                f = checker.check_clause(clause, tag)
+                if checker.decided and j < len(checked):
+                    checked[j] = True
+                if f is not None and f.status == "fail":
+                    return j, f
+        finally:
+            checker.step_index, checker.decided = current, False
+        return None
+
+    @staticmethod
+    def _type_by_cause(checker: _Checker, finding: Finding, tag: str | None) -> None:
+        """The error type by what went wrong, not by the section it is written in: a misread or misplaced
+        given is MC wherever (a computed quantity's value stated among the givens takes the unknown for
+        given), a wrong relation is CM wherever (also when it shows only as a wrong value whose numbers
+        read back as a wrong equation), a wrong result of right numbers in a right relation is CE."""
+        if not finding.numeric:
+            return
+        if tag in ("given", "find"):
+            finding.error_type, finding.numeric = "MC", False
+            return
+        sym, check = finding.info.get("symbol"), finding.info.get("check")
+        if check == "value" and sym and finding.nodes:
+            lhs, node = ("var", sym), finding.nodes[0]
+        elif check == "relation" and len(finding.nodes) == 2:
+            lhs, node = finding.nodes
+        else:
+            return
+        if checker.wrong_relation(lhs, node):
+            finding.error_type, finding.numeric = "CM", False
+            finding.explanation += " Its numbers follow a wrong relation" + (
+                f"; {checker.expected_relation(sym)}" if sym else ".")
 
     @staticmethod
     def _elements(checker: _Checker, step: Any) -> set[str]:
@@ -397,13 +484,22 @@ class SymbolicVerifier:
         return None
 
     def _target_failure(self, checker: _Checker, find_steps: list) -> tuple[int, Finding] | None:
+        """The <find> section must name the asked quantity: by symbol, by its description (or most of
+        it), or by a unit of its dimension. A <find> that names another quantity first fails at that
+        step; one that names only givens, an invented quantity or nothing fails at its first step."""
         first = None
         for i, s in find_steps:
             named, fail = checker.check_target(s.text)
-            if named:
+            if named or (fail is None and (checker.names_target(s.text, lenient=True)
+                                           or checker.described(s.text) == checker.gt.target)):
                 return None
             if fail and first is None:
                 first = (i, fail)
+        if first is None and find_steps:
+            gt = checker.gt
+            first = (find_steps[0][0], Finding(0, "fail", "MC", f"does not name the quantity asked for; the question "
+                                               f"asks for {gt.target}, {gt.target_desc}.".replace(", .", "."),
+                                               info={"check": "target"}))
         return first
 
     def _final_check(self, checker: _Checker, text: str) -> tuple[str, Finding | None]:

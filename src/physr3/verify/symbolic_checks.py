@@ -95,6 +95,20 @@ class _Checker:
         self.numeric_only: set[str] = set()  # defined from a numeric value: known at the true instance only
         self.dims: dict[str, mp.Dim | None] = dict(gt.dims)
         self.unchecked: list[str] = []
+        # the prose of the step being checked when it states one quantity (its description, if any, says
+        # which quantity the stated value is meant to be: "Acoustic power: 1e-12 W/m^2"); set by the caller
+        self.label = ""
+        self.aliased: set[str] = set()  # givens the solution stated under a name of its own
+        # names that are only case variants of a symbol (E for e, D for d): not read in <concept> steps
+        self.case_variants = {k for k, v in self.names.items() if k != mp.canonical_name(v)
+                              and k.lower() == mp.canonical_name(v).lower()}
+        # what makes a step "checked" (see `unchecked_steps`): a comparison with the ground truth decided
+        # something in it, or a symbol it defined was later confirmed by such a comparison
+        self.decided = False
+        self.step_index = 0
+        self.def_step: dict[str, int] = {}  # symbol the solution defined -> index of the defining step
+        self.confirmed: set[str] = set()  # solution symbols used in a comparison that passed
+        self.verified_eq: set[str] = set()  # quantities whose governing relation the solution wrote right
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -167,6 +181,7 @@ class _Checker:
             s = max(self.scale(a, k), self.scale(b, k), abs(va), abs(vb))
             if abs(va - vb) > rel * s + 1e-300:
                 return False
+        self.confirmed |= mp.variables(a) | mp.variables(b)
         return True
 
     def close(self, v: float, expected: float, rel: float) -> bool:
@@ -182,6 +197,7 @@ class _Checker:
         if not mp.has_units(node) and display_factor not in (0.0, 1.0):
             targets.append(expected_si / display_factor)
         if any(self.close(v, t, rel) for v in vals for t in targets):
+            self.confirmed |= mp.variables(node)
             return True
         # rounded intermediates plugged in (1042 MeV - 1032 MeV): widen by the rounding they carry
         spread = self.rounding_spread(node)
@@ -228,6 +244,8 @@ class _Checker:
     def define(self, name: str, node: mp.Node, numeric: bool) -> None:
         """Remember a symbol the solution introduced (its values per instance)."""
         self.names[name] = name
+        self.case_variants.discard(name)
+        self.def_step.setdefault(name, self.step_index)
         self.dims[name] = mp.dimension(node, self.dims)
         for k, env in enumerate(self.env):
             if numeric and k > 0:
@@ -252,6 +270,9 @@ class _Checker:
         parts = re.sub(r"≈|≃|≅|∼|\\approx|\\simeq|\\sim\b|\\equiv", "=", clause).split("=")
         if len(parts) < 2:
             return None
+        parts[0] = _FUNCTION_OF.sub(r"\1", parts[0])  # q(t) = ... defines q, not q*t
+        if tag == "concept":
+            return self.check_concept_clause(parts)
         lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
         segs = []
         for raw in parts[1:]:
@@ -275,6 +296,37 @@ class _Checker:
             lhs_readings = ref
         return self.check_relation(lhs_readings, segs)
 
+    def check_concept_clause(self, parts: list[str]) -> Finding | None:
+        """An equation in a <concept> step, checked like a governing equation where that is safe: the
+        lhs is one quantity and the rhs is symbolic. Names are read strictly there (`E` is no alias of
+        the charge `e`, `D` none of `d`): a principle is often stated in the textbook's letters. Values
+        ("with Q = 0" for an adiabatic stage) and relations between expressions, which carry sign
+        conventions ("1/v - 1/u = 1/f"), are not judged in a concept step."""
+        saved = self.names
+        self.names = {k: v for k, v in saved.items() if k not in self.case_variants}
+        try:
+            lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
+            lhs = lhs_readings[0] if lhs_readings else None
+            if lhs is None or lhs[0] != "var":
+                return None
+            segs = []
+            for raw in parts[1:]:
+                r = [n for n in (self.readings(raw, "rhs") if raw.strip() else []) if not mp.is_numeric(n)]
+                if not r:
+                    break  # a value or prose: the chain is not a symbolic relation from here on
+                segs.append((raw.strip(), r))
+            if not segs:
+                return None
+            name = lhs[1]
+            if name in self.env[0] or any(name in env for env in self.env):
+                return self.check_against(name, lhs, segs)
+            return self.check_definition(name, segs, "concept")
+        finally:
+            for k, v in self.names.items():  # keep what the clause defined
+                if k not in saved or saved[k] != v:
+                    saved[k] = v
+            self.names = saved
+
     def check_given(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
         g = self.gt.givens[name]
         stated, unit = float(g["value"]), g.get("unit", "")
@@ -282,20 +334,36 @@ class _Checker:
         for raw, readings in segs:
             if self.given_ok(name, readings, stated, factor):
                 self.hits.add("given")
+                self.decided = True
                 continue
             if not any(self.values(n) for n in readings):
                 self.unchecked.append(raw)  # unreadable value (an unknown unit): not judged
                 continue
-            other = next((s for s, o in self.gt.givens.items() if s != name and o.get("unit") == unit
-                          and self.given_ok(s, readings, float(o["value"]), factor)), None)
+            with_units = all(mp.has_units(n) for n in readings)
+            other = next((s for s, o in self.gt.givens.items() if s != name and (
+                (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
+                or (with_units and self.fits_given(s, readings)))), None)
             shown = raw if len(raw) < 40 else raw[:37] + "..."
             why = f", which is the value of {other}" if other else ""
+            if not other and not all(self.unit_kind_fits(name, n) for n in readings):
+                why = f", a unit of another kind than {self.gt.units.get(name) or 'a pure number'}"
             return Finding(0, "fail", "MC", f"states {name} = {shown}{why}; the problem gives {name} = "
                            f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
         return None
 
+    def unit_kind_fits(self, name: str, node: mp.Node) -> bool:
+        """Whether a value written with a unit has the dimension of quantity `name` (a mass written in
+        g/mol or g/s does not, whatever its magnitude in SI); a bare number always fits."""
+        if not mp.has_units(node) or mp.variables(node):
+            return True
+        want = self.dims.get(name)
+        got = mp.dimension(node, self.dims)
+        return want is None or got is None or mp.same_dim(got, want)
+
     def given_ok(self, name: str, readings: list[mp.Node], stated: float, factor: float) -> bool:
         for node in readings:
+            if not self.unit_kind_fits(name, node):
+                continue
             for v in self.values(node):
                 written = v if mp.has_units(node) else v * factor  # bare: in the stated unit
                 alt = v  # bare: in SI
@@ -329,22 +397,31 @@ class _Checker:
         for raw, all_readings in segs:
             readings = self.plausible(all_readings, self.dims.get(name))
             symbolic = [n for n in readings if not mp.is_numeric(n)]
-            if symbolic and len(symbolic) == len(readings):
+            wrong_equation = None
+            if symbolic:
                 results = [self.identity_holds(lhs, n) for n in symbolic]
                 if any(r is True for r in results):
                     self.hits.add("equation")
+                    self.verified_eq.add(name)
+                    self.decided = True
                     continue
-                if all(r is None for r in results):
-                    continue
-                return Finding(0, "fail", "CM", f"uses {name} = {mp.to_text(symbolic[0])}; "
-                               + self.expected_relation(name), info={"check": "equation", "symbol": name})
+                if any(r is False for r in results):
+                    wrong_equation = Finding(0, "fail", "CM", f"uses {name} = {mp.to_text(symbolic[0])}; "
+                                             + self.expected_relation(name), info={"check": "equation", "symbol": name})
+                if len(symbolic) == len(readings):  # read only as an equation: judged as one
+                    if wrong_equation is None:
+                        continue
+                    return wrong_equation
             if name not in self.env[0]:
                 continue
             expected = self.env[0][name]
             results = [self.value_matches(n, expected, self._expected_factor(name), self.tol.value_rel)
                        for n in readings]
+            if wrong_equation is not None and not any(r is True for r in results):
+                return wrong_equation  # `acos(lam/(2 d))` with d the day read too: the equation is wrong
             if any(r is True for r in results):
                 self.hits.add("target_value" if name == self.gt.target else "value")
+                self.decided = True
                 suspicious = self.suspicious(name, readings, expected)
                 if suspicious:
                     return suspicious
@@ -436,13 +513,22 @@ class _Checker:
                 continue
             if tag == "given" and not mp.variables(node):
                 alias = self.alias_given(readings)
+                meant = self.described(self.label)
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings):
+                    return self.misdescribed_given(meant, _raw, alias)
                 if alias:
                     self.names[name] = alias
+                    self.aliased.add(alias)
                     return self.check_given(alias, segs)
                 if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
                     return self.unmatched_given(name, _raw)
                 self.hits.add("given")
+                self.decided = True
             numeric = mp.is_numeric(node)
+            if not numeric and self.inconsistent(all_readings):
+                return Finding(0, "fail", "CM", f"defines {name} = {mp.to_text(node)}, which adds or equates quantities "
+                               "of different kinds (it is dimensionally inconsistent).",
+                               info={"check": "dimension", "symbol": name})
             self.define(name, node, numeric)
             if numeric and self.gt.target in self.env[0] and name in self.env[0] and \
                     self.close(self.env[0][name], self.env[0][self.gt.target], self.tol.value_rel):
@@ -453,6 +539,110 @@ class _Checker:
             return self.check_against(name, ("var", name), rest) if rest else None
         self.unchecked.append(name)
         return None
+
+    def unknown_names(self, clause: str) -> set[str]:
+        """Symbol-like names of an equation that have no value yet (an unknown the solution has not
+        defined): the equation cannot be checked until a later step defines them."""
+        parts = clause.split("=")
+        out: set[str] | None = None
+        for k, part in enumerate(parts):
+            if not part.strip():
+                continue
+            readings = self.readings(part, "lhs" if k == 0 and len(parts) > 1 else "rhs")
+            if not readings:
+                continue
+            names = {v for n in readings[:1] for v in mp.variables(n) if v not in self.env[0]}
+            out = names if out is None else out | names
+        return out or set()
+
+    def lift(self, node: mp.Node) -> mp.Node | None:
+        """The expression with each written number replaced by the quantity whose value it is (a given,
+        or a computed value within `value_rel`, of the same unit kind): `3.69*(9.8 - 3.23)` -> m2*(g - a).
+        Whole numbers without a unit are part of the equation (2, 1/2, 4 pi, the 1000 of a prefix).
+        None when another number matches no quantity (a slip): the form cannot be read back."""
+        failed = [False]
+
+        def go(n: mp.Node) -> mp.Node:
+            op = n[0]
+            if op in ("num", "qty"):
+                if op == "num" and re.fullmatch(r"\d{1,4}", n[2]):
+                    return n
+                for s in list(self.gt.givens) + [s for s in self.gt.equations if s in self.env[0]]:
+                    if not self.unit_kind_fits(s, n):
+                        continue
+                    if self.value_matches(n, self.env[0][s], self.gt.factors.get(s, 1.0),
+                                          1e-9 if s in self.gt.givens else self.tol.value_rel):
+                        return ("var", s)
+                failed[0] = True
+                return n
+            return (op, *[go(a) if isinstance(a, tuple) and a and isinstance(a[0], str) else a for a in n[1:]])
+
+        lifted = go(node)
+        return None if failed[0] else lifted
+
+    def wrong_relation(self, lhs: mp.Node, node: mp.Node) -> bool:
+        """A wrong value whose numbers, read back as the quantities they are, form a wrong relation
+        (`T = 3.69*(9.8 - 3.23)`: T = m2 (g - a); `K = n e V/1000`) when the solution has not written the
+        right relation for that quantity before: the equation is wrong, not the arithmetic (CM)."""
+        if lhs[0] == "var" and lhs[1] in self.verified_eq:
+            return False
+        core = node[1] if node[0] == "neg" else node
+        if lhs[0] == "var" and core[0] in ("num", "qty"):
+            return False  # a bare result is a value, not a relation
+        a, b = self.lift(lhs), self.lift(node)
+        if a is None or b is None or not (mp.variables(a) | mp.variables(b)) or mp.is_numeric(a) and mp.is_numeric(b) \
+                and not mp.variables(a) and not mp.variables(b):
+            return False
+        confirmed = set(self.confirmed)
+        holds = self.identity_holds(a, b)
+        self.confirmed = confirmed
+        return holds is False
+
+    def inconsistent(self, readings: list[mp.Node]) -> bool:
+        """Every reading of an expression whose symbols all have known dimensions is dimensionally
+        inconsistent (`m1 + g`: a mass plus an acceleration)."""
+        bad = 0
+        for node in readings:
+            if any(self.dims.get(v) is None for v in mp.variables(node)):
+                return False
+            if mp.dimension(node, self.dims) is not None:
+                return False
+            bad += 1
+        return bad > 0
+
+    # -- which quantity a stated value is meant to be
+    def described(self, text: str) -> str | None:
+        """The quantity of the problem a piece of prose describes ("acoustic power" -> P, "mass of the
+        helium" -> m), or None: the quantity whose description's content words (5-letter stems) the text
+        covers best, at least half of them, ties broken by the number of words shared; still tied, None."""
+        if not text:
+            return None
+        words = _stems(_strip_numbers(text)) - _DESC_GENERIC
+        best: list[tuple[float, int, str]] = []
+        for s, desc in self.gt.descriptions.items():
+            d = _stems(desc) - _DESC_GENERIC
+            common = len(d & words)
+            if not d or not common or common / len(d) < 0.5:
+                continue
+            best.append((common / len(d), common, s))
+        if not best:
+            return None
+        best.sort(reverse=True)
+        if len(best) > 1 and best[0][:2] == best[1][:2]:
+            return None
+        return best[0][2]
+
+    def fits_given(self, name: str, readings: list[mp.Node]) -> bool:
+        g = self.gt.givens[name]
+        return self.given_ok(name, readings, float(g["value"]), self.gt.factors.get(name, 1.0))
+
+    def misdescribed_given(self, meant: str, raw: str, other: str | None) -> Finding:
+        g = self.gt.givens[meant]
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        why = f", which is the value of {other} ({self.gt.descriptions.get(other, '')})" if other else ""
+        return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(meant, meant)} as {shown}{why}; the "
+                       f"problem gives {meant} = {_with_unit(float(g['value']), g.get('unit', ''))}.",
+                       info={"check": "given_described", "symbol": meant})
 
     # -- givens that are no quantity of the problem
     def implied(self, readings: list[mp.Node]) -> str | None:
@@ -476,10 +666,15 @@ class _Checker:
             if node[0] == "qty" and "deg" in node[4] and any(self.close(node[1], c, 1e-9) for c in RIGHT_ANGLES_DEG):
                 return "a right or straight angle"
             bare, si = self.question_numbers
+            dim = mp.dimension(node, self.dims) if node[0] == "qty" else None
             if (node[0] == "num" and any(self.close(node[1], q, 1e-9) for q in bare)) or \
-                    (node[0] == "qty" and any(self.close(v, q, 1e-6) for v in vals for q in si)):
-                return "a number of the question"
+                    (node[0] == "qty" and any(self.close(v, q, 1e-6) and (dim is None or qd is None or
+                                                                          mp.same_dim(dim, qd))
+                                              for v in vals for q, qd in si)):
+                return "a number of the question"  # of the same kind when it has a unit
             for s, v in self.env[0].items():
+                if not self.unit_kind_fits(s, node):
+                    continue
                 if self.value_matches(node, v, self.gt.factors.get(s, 1.0), self.tol.value_rel):
                     return s
             if node[0] == "qty" and vals:  # a sum or difference of two givens of one unit (total mass m1 + m2)
@@ -524,6 +719,7 @@ class _Checker:
             unknown = [w for w in words if not self.known_given_name(w, any_symbol)]
             if not unknown:
                 self.hits.add("given")
+                self.decided = True
                 return None
             w = unknown[0]
             return Finding(0, "fail", "MC", f"names {w} without a value, and the problem has no given called {w}; "
@@ -536,8 +732,13 @@ class _Checker:
             if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not
                                                                  re.fullmatch(r"\d{1,2}", node[2]))):
                 continue
-            if self.alias_given([node]) or self.implied([node]) is not None:
+            alias = self.alias_given([node])
+            meant = self.described(self.label)
+            if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
+                return self.misdescribed_given(meant, mp.to_text(node), alias)
+            if alias or self.implied([node]) is not None:
                 self.hits.add("given")
+                self.decided = True
                 continue
             shown = mp.to_text(node)
             return Finding(0, "fail", "MC", f"states {shown}, which is no quantity of the problem (neither a "
@@ -588,9 +789,10 @@ class _Checker:
         return False
 
     def alias_given(self, readings: list[mp.Node]) -> str | None:
-        used = set(self.names.values())
+        """The given a value stated under another name is (by value and unit kind); a given the solution
+        already stated under another name is not matched twice."""
         for s, g in self.gt.givens.items():
-            if s in used and any(self.names.get(c) == s and c != mp.canonical_name(s) for c in self.names):
+            if s in self.aliased:
                 continue
             if self.given_ok(s, readings, float(g["value"]), self.gt.factors.get(s, 1.0)):
                 return s
@@ -614,6 +816,7 @@ class _Checker:
                         res = self.identity_holds(a, b)
                     if res is True:
                         ok = True
+                        self.decided = True
                         self.hits.add("value" if mp.is_numeric(a) or mp.is_numeric(b) else "equation")
                         break
                     if res is False:
@@ -626,7 +829,7 @@ class _Checker:
                 what = f"{mp.to_text(a)} = {mp.to_text(b)}"
                 if numeric:
                     return Finding(0, "fail", "CE", f"writes {what}, which does not hold for the given values.",
-                                   numeric=True, info={"check": "relation"})
+                                   numeric=True, info={"check": "relation"}, nodes=[a, b])
                 return Finding(0, "fail", "CM", f"writes {what}, which does not follow from the governing "
                                "equations.", info={"check": "relation"})
         return None
@@ -685,6 +888,7 @@ class _Checker:
 
 
 MAX_GIVEN_CLAUSES = 12
+_FUNCTION_OF = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω]*)\s*\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*\)\s*$")
 _ENDS_WITH_NAME = re.compile(r"(?:^|[\s,:])[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*\s*$")
 _NAME_RE = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*")
 # description words too common to identify a target ("the magnitude of the ...", "the value of ...")
@@ -693,11 +897,21 @@ _GENERIC_STEMS = frozenset({"magni", "value", "quant", "final", "total", "requi"
                             "this", "with", "from", "into", "after", "befor", "given", "each"})
 
 
-def _numbers_in(text: str) -> tuple[set[float], set[float]]:
-    """The numbers written in a text (the question): (bare magnitudes, SI values of those with a unit).
-    Exponents (`m/s^2`) are not numbers of the text."""
+# description words that do not tell quantities apart
+_DESC_GENERIC = frozenset({"magni", "value", "quant", "the", "of", "in", "at", "on", "to", "by", "for", "from",
+                           "and", "one", "each", "its", "is", "as", "a", "an", "wit", "with"})
+
+
+def _strip_numbers(text: str) -> str:
+    """Prose of a step: numbers, maths symbols and unit-like tokens dropped (short words are not stems)."""
+    return re.sub(r"[-+]?\d[\d.,]*(?:[eE][-+]?\d+)?|[=*/^()_\\{}]", " ", text)
+
+
+def _numbers_in(text: str) -> tuple[set[float], set[tuple[float, mp.Dim | None]]]:
+    """The numbers written in a text (the question): (bare magnitudes, (SI value, dimension) of those
+    with a unit). Exponents (`m/s^2`) are not numbers of the text."""
     bare: set[float] = set()
-    si: set[float] = set()
+    si: set[tuple[float, mp.Dim | None]] = set()
     plain = mp.normalize(text or "")
     for m in re.finditer(r"(?<![\w.^])\d", plain):
         try:
@@ -708,7 +922,7 @@ def _numbers_in(text: str) -> tuple[set[float], set[float]]:
             bare.add(node[1])
         elif node[0] == "qty":
             bare.add(node[1])
-            si.add(node[1] * node[2])
+            si.add((node[1] * node[2], node[3]))
     return bare, si
 
 
