@@ -272,6 +272,12 @@ class SymbolicVerifier:
                         pending.append((i, clause, tag))  # checked once a later step defines its unknown
                 if not clauses and tag == "given":
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
+                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+                    for clause in checker.prose_relations(step.text):  # "the length of the pipe is L/2"
+                        f = checker.check_clause(clause, tag)
+                        if f is not None and f.status == "fail":
+                            finding = f
+                            break
             step_hits = set(checker.hits)
             if finding is None or finding.status != "fail":
                 step_hits |= self._elements(checker, step)

@@ -598,6 +598,36 @@ class _Checker:
         self.confirmed = confirmed
         return holds is False
 
+    def prose_relations(self, text: str) -> list[str]:
+        """Claims in words that state a relation of a quantity of the problem, as equations to check:
+        "the length of the pipe is L/2" -> "L = L/2". The words before `is`/`equals`/`becomes` must
+        describe one quantity (`described`), and what follows must read as maths up to the next word
+        (a symbol of the problem or a number with a unit): "the speed is the same" is not one."""
+        out: list[str] = []
+        plain = re.sub(r"\\[,;:! ]", " ", _strip_remarks(text))
+        for part in re.split(r"[;.](?:\s|$)|, so\b|, and\b|, thus\b|, hence\b|, which\b|:\s", plain):
+            if "=" in part or "≈" in part:
+                continue
+            m = _PROSE_VERB.search(part)
+            if not m:
+                continue
+            phrase = " ".join(part[:m.start()].split()[-8:])
+            sym = self.described(phrase)
+            if sym is None:
+                continue
+            rest = part[m.end():].strip()
+            if not rest or not (rest[0].isdigit() or rest[0] in "(-√\\" or re.match(r"[A-Za-zα-ωΑ-Ω]\w*", rest)):
+                continue
+            nodes = self.readings(rest, "rhs")
+            if not nodes or not any(mp.variables(n) & set(self.env[0]) or n[0] == "qty" for n in nodes):
+                continue
+            maths = _maths_prefix(rest, self.names)
+            after = re.match(r"\s*([A-Za-z]+)", rest[len(maths):])
+            if after and after.group(1).lower() in _WORD_OPERATORS:
+                continue  # "stress times area": the maths goes on in words
+            out.append(f"{sym} = {rest}")
+        return out[:4]
+
     def inconsistent(self, readings: list[mp.Node]) -> bool:
         """Every reading of an expression whose symbols all have known dimensions is dimensionally
         inconsistent (`m1 + g`: a mass plus an acceleration)."""
@@ -888,6 +918,19 @@ class _Checker:
 
 
 MAX_GIVEN_CLAUSES = 12
+_WORD_OPERATORS = frozenset("times divided over plus minus multiplied squared cubed per by into of".split())
+
+
+def _maths_prefix(text: str, names: dict[str, str]) -> str:
+    """The leading run of a text that is maths (symbols, numbers, operators), up to the first word of
+    three or more letters that is no symbol, function, unit or Greek name."""
+    for m in re.finditer(r"[A-Za-z]{3,}", text):
+        w = m.group(0)
+        if w in names or w in mp.FUNCTIONS or w in mp.GREEK_NAMES or mp.unit_word(w) is not None:
+            continue
+        return text[:m.start()]
+    return text
+_PROSE_VERB = re.compile(r"\b(?:is equal to|is|are|equals|becomes)\b\s*(?:just\s+|simply\s+|given by\s+)?")
 _FUNCTION_OF = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω]*)\s*\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*\)\s*$")
 _ENDS_WITH_NAME = re.compile(r"(?:^|[\s,:])[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*\s*$")
 _NAME_RE = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*")
