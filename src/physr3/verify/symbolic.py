@@ -35,6 +35,14 @@ What is checked, and the type of a failure:
   `4.22`, `4.2` fail); a fixed constant (g, k, e, ...) within `given_rel` (0.5%: `9.81` for 9.8
   passes). A value equal to another given's value is reported as a swap. Order does not matter; givens
   stated under other names (`u = 43.1 m/s` for v0) are matched by value and the name is remembered.
+  The unit kind counts as much as the value: a value written with a unit must have the quantity's
+  dimension (`m = 22.5 g/mol` or `22.5 g/s` for a mass of 22.5 g is MC, although its SI magnitude is
+  the mass's), for a given named, a given matched by value and a value accepted as implied alike. The
+  description counts too: a given step that states one quantity and describes it in words ("Acoustic
+  power: 1e-12 W/m^2", "d = 3.6 m (distance from the source)") must state the value of the given its
+  words describe (`_Checker.described`: the quantity whose description's word stems the step covers
+  best, at least half of them; no unique best, no judgement), else MC. A given named by its own symbol
+  is judged by that symbol.
   A stated given that matches no quantity of the problem, neither by name nor by value (`m = 2.0 kg` in
   a problem with no m and no 2.0 kg), is an MC error at that step. Accepted without a name match: zero;
   physical constants (`CONSTANTS_SI` within 1%: g = 9.81, R = 8.314, c, h, e, k, G, N_A, m_e, ...; bare
@@ -46,9 +54,11 @@ What is checked, and the type of a failure:
   with a unit or a decimal point in it ("Mass: 2.0 kg") must be quantities as above, else MC; plain
   prose is not judged.
 - Target (MC). A <find> step passes when the first computed quantity it names (as a symbol standing
-  alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds most
-  of the target's description; it fails when it names another quantity first (or gives a unit of
-  another dimension) and no <find> step names the target.
+  alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds a
+  content word of the target's description or a unit of its dimension ("(in N)"); it fails when it
+  names another quantity first (or gives a unit of another dimension) and no <find> step names the
+  target. A <find> section in which no step names the target (only givens, "m1 = 7.31 kg", an invented
+  quantity, nothing) fails at its first step.
 - Principle (CM). Lenient: a <concept> step fails only when it matches none of the ground-truth
   principles (a keyword or the name, compared as 5-letter word stems in any order: "laws of Newton"
   matches "Newton's law", "charges conserved" matches "conservation of charge") while some principle
@@ -62,6 +72,17 @@ What is checked, and the type of a failure:
   by a rounded number makes the identities that use it hold to `value_rel` at the true values only);
   one that equals a known quantity becomes an alias for it. Of several readings of a segment, those
   whose dimensions fit the lhs are used (`9.8 m/s^2`: m the metre; `2 g L`: g the variable).
+  A new symbol's definition must be dimensionally consistent when every symbol in it has a known
+  dimension (`F = m1 + g` is CM). An equation that uses a symbol not yet defined (`T = m2 x`) is kept
+  and checked when a later step defines that symbol (`x = g + a`); when it fails then, the error is CM
+  at the step that wrote it. `q(t) = ...` defines q (function notation, not q*t).
+- <concept> steps. Equations in them are checked like governing equations where that is safe: `x =
+  <symbolic expression>` with x one quantity; names are read strictly there (`E` is not the charge `e`,
+  `D` not `d`), values ("with Q = 0" for an adiabatic stage) and relations between expressions ("1/v -
+  1/u = 1/f", which carry a sign convention) are not judged, so the ground truth's own concept lines pass.
+- Prose relations. A claim in words in any step but <given>/<find>, "<words describing one quantity>
+  is|equals|becomes <maths>" ("the length of the pipe is L/2", "the tension is m2 g"), is checked as the
+  equation `L = L/2`; maths that goes on in words ("stress times area") or words ("the same") are not read.
 - Substitutions and values (CE). A clause with numbers is evaluated once, at the true values, in SI (pint
   factors), and must match its lhs within `value_rel` (2%; the brief's 1-2% for rounded intermediates).
   Bare numbers are tried as SI, as the lhs's display unit (for a bare result), as the unit of a given
@@ -71,8 +92,19 @@ What is checked, and the type of a failure:
   Wrong number in a substitution: MC when it is another given's value and putting the right given there
   makes the step right (the wrong quantity was read: m2 plugged in for m1); every other wrong number is
   CE (a copying or arithmetic slip; a misread of the problem shows first in <given>, which is MC).
-  A numeric failure in <given>/<find> is MC and in <concept>/<governing_equation> CM (the section says
-  what kind of step it is); elsewhere CE.
+- Type by cause, not by section (issue 12). A misread or misplaced given is MC wherever it is written
+  (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
+  relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
+  failing expression are read back as the quantities whose values they are (givens exactly, computed
+  values within `value_rel`, of the same unit kind; whole numbers stay constants of the equation), and
+  if that form is a wrong relation for a quantity whose right relation the solution has not written
+  (`T = 3.69 * 9.8` with no governing equation: T = m2 g) the error is CM. A wrong result of a right
+  relation is CE, in <governing_equation> as much as in <calculation>; a bare wrong result is CE.
+- Unchecked steps. A step where no check decided anything (prose, a definition of a symbol never
+  confirmed by a later check, an equation whose unknown is never defined) is listed in
+  `Verdict.unchecked_steps` (those before the reported step). `verifier.symbolic_unchecked` decides what
+  it counts as: `pass` (correct, the default) or `error` (the first unchecked step is the first error,
+  typed by its section: the only cue there is). Free prose is the LLM judge's part (`verifier.kind=llm`).
 - Rounding versus slips. A single written value within tolerance but off by more than half a unit of
   its last written digit (and more than `suspicious_rel`) is *suspicious* (a correctly rounded value
   never is; trailing zeros of an integer such as 2890 are not counted as digits). Suspicion alone is no
@@ -117,8 +149,9 @@ content (the completeness rule applies to them too). A problem without a physr3.
 
 Not covered: temperatures in °C/°F (offset units; the generator states K); a value of the right
 magnitude with the opposite sign is an error (no sign-convention leniency); a bare number cannot show a
-unit slip (`1910` for 1.91 kJ passes as SI); the concept check is keyword-level; unknown names make a
-clause unchecked rather than wrong (listed in `Verdict.raw["unchecked"]`); in fully untagged solutions a
+unit slip (`1910` for 1.91 kJ passes as SI); the concept check is keyword-level beyond its equations and
+simple "X is <maths>" claims; unknown names make a clause unchecked rather than wrong until defined
+(listed in `Verdict.raw["unchecked"]`, their steps in `Verdict.unchecked_steps`); in fully untagged solutions a
 principle written as a formula in other symbols ("Q = 0" for an adiabatic stage, `E = hc/λ` where e is
 the charge) is checked as maths and can be a false alarm; element presence is lenient (a <given> step in
 prose counts as givens stated, a <find> step sharing one content word with the target's description
@@ -263,12 +296,15 @@ class SymbolicVerifier:
                 clauses = split_clauses(step.text)[:MAX_CLAUSES]
                 checker.label = step.text if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
+                    decided, checker.decided = checker.decided, False
                     f = checker.check_clause(clause, tag)
+                    clause_decided, checker.decided = checker.decided, decided or checker.decided
                     if f is not None:
                         finding = f
                         if f.status == "fail":
                             break
-                    elif tag != "given" and len(pending) < MAX_PENDING and checker.unknown_names(clause):
+                    elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
+                            checker.unknown_names(clause):
                         pending.append((i, clause, tag))  # checked once a later step defines its unknown
                 if not clauses and tag == "given":
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)

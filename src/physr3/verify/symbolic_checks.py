@@ -590,9 +590,8 @@ class _Checker:
         if lhs[0] == "var" and core[0] in ("num", "qty"):
             return False  # a bare result is a value, not a relation
         a, b = self.lift(lhs), self.lift(node)
-        if a is None or b is None or not (mp.variables(a) | mp.variables(b)) or mp.is_numeric(a) and mp.is_numeric(b) \
-                and not mp.variables(a) and not mp.variables(b):
-            return False
+        if a is None or b is None or not (mp.variables(a) | mp.variables(b)):
+            return False  # a number matched no quantity (a slip), or nothing to read back
         confirmed = set(self.confirmed)
         holds = self.identity_holds(a, b)
         self.confirmed = confirmed
