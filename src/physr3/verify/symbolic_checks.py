@@ -37,6 +37,11 @@ CONSTANTS_SI = (9.8, 9.81, 8.314, 2.998e8, 6.626e-34, 1.0546e-34, 1.602e-19, 8.9
                 6.022e23, 8.854e-12, 1.2566e-6, 9.109e-31, 1.6726e-27, 1.6749e-27, 1.6605e-27, 5.670e-8,
                 101325.0, 1000.0, 343.0, 1.097e7, 5.29e-11, 2.179e-18, 1.986e-25, 0.0821, 273.15, 4186.0,
                 1.496e11, 5.97e24, 6.37e6, 1.99e30, 7.35e22, 8.187e-14, 1.4924e-10, 1.5033e-10, 1.5053e-10)
+# the SI unit of each constant above: a stated value with a unit is a constant only in that unit's kind
+# (1000 kg/m^3 is the density of water, 1000 J is no constant)
+CONSTANT_UNITS = ("m/s^2", "m/s^2", "J/(mol*K)", "m/s", "J*s", "J*s", "C", "N*m^2/C^2", "J/K", "N*m^2/kg^2",
+                  "1/mol", "F/m", "H/m", "kg", "kg", "kg", "kg", "W/(m^2*K^4)", "Pa", "kg/m^3", "m/s", "1/m", "m",
+                  "J", "J*m", "", "K", "J/(kg*K)", "m", "kg", "m", "kg", "kg", "J", "J", "J", "J")
 # bare numbers (no unit) that are constants in their usual units: 13.6 eV, 1240 eV nm, 931.5 MeV/u, n = 1.00
 CONSTANT_MAGNITUDES = (13.6, 1240.0, 931.5, 0.511, 938.3, 939.6, 1.0, 4.186, 4.18, 90.0, 180.0)
 RIGHT_ANGLES_DEG = (90.0, 180.0, 360.0)
@@ -99,6 +104,7 @@ class _Checker:
         # which quantity the stated value is meant to be: "Acoustic power: 1e-12 W/m^2"); set by the caller
         self.label = ""
         self.aliased: set[str] = set()  # givens the solution stated under a name of its own
+        self.stated: dict[str, tuple[str, str]] = {}  # given -> (name, words) it was first stated with
         # names that are only case variants of a symbol (E for e, D for d): not read in <concept> steps
         self.case_variants = {k for k, v in self.names.items() if k != mp.canonical_name(v)
                               and k.lower() == mp.canonical_name(v).lower()}
@@ -285,7 +291,16 @@ class _Checker:
         if lhs is not None and lhs[0] == "var":
             name = lhs[1]
             plain = [(raw, [n for n in rs if not mp.variables(n)]) for raw, rs in segs]
+            if tag == "given" and all(rs for _, rs in plain):
+                token = _LAST_NAME.search(mp.normalize(parts[0]))
+                written = mp.canonical_name(token.group(0)) if token else name
+                if written in self.case_variants and not any(self.unit_kind_fits(name, n) for _, rs in plain
+                                                             for n in rs):
+                    return self.check_definition(written, segs, tag)  # `k = 6.63e-34 J*s`: not K, its own name
+                if name in self.gt.equations:
+                    return self.given_computed(name, plain)
             if name in self.gt.givens and all(rs for _, rs in plain):
+                self.stated.setdefault(name, (name, self.label))
                 return self.check_given(name, plain)
             if name in self.env[0] or any(name in env for env in self.env):
                 return self.check_against(name, lhs, segs)
@@ -350,6 +365,50 @@ class _Checker:
             return Finding(0, "fail", "MC", f"states {name} = {shown}{why}; the problem gives {name} = "
                            f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
         return None
+
+    def given_computed(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
+        """A quantity to be found, named by its symbol in <given>: with a given's value it is the
+        solution's own name for that given (`v2 = 4.7 m/s` for the initial speed u2); with its own right
+        value, an intermediate, a derived value stated early (accepted); otherwise the unknown is listed as
+        given (`T = 14.1 N`, the target's value copied from an option, or a wrong value): MC."""
+        readings = [n for _, rs in segs for n in rs]
+        alias = self.alias_given(readings)
+        if alias:
+            self.names[name] = alias
+            self.aliased.add(alias)
+            self.stated.setdefault(alias, (name, self.label))
+            return self.check_given(alias, segs)
+        if name != self.gt.target and name in self.env[0] and any(
+                self.value_matches(n, self.env[0][name], self.gt.factors.get(name, 1.0), self.tol.value_rel)
+                for n in readings):
+            self.hits.add("given")  # a right intermediate stated among the givens ("derived"): accepted
+            self.decided = True
+            return None
+        raw = segs[0][0]
+        return Finding(0, "fail", "MC", f"lists the unknown {name} ({self.gt.descriptions.get(name, '')}) as a given, "
+                       f"{name} = {raw if len(raw) < 40 else raw[:37] + '...'}; it is to be found.",
+                       info={"check": "given_unknown", "symbol": name})
+
+    def stated_again(self, name: str, readings: list[mp.Node], label: str = "") -> str | None:
+        """A given already stated under another name (or in other words) that this value repeats, when no
+        given still unstated has it: `V = 28 g/mol` after `m = 28 g/mol`, "refractive index correction
+        (1.21)" after "refractive index (1.21)" (an invented quantity with a copied value)."""
+        for s, (first, words) in self.stated.items():
+            if not self.fits_given(s, readings):
+                continue
+            if label:  # prose: the same words again are a restatement, new words an invented quantity
+                new = {w[:4] for w in _stems(_strip_numbers(label)) - _DESC_GENERIC if len(w) > 2}
+                if new - {w[:4] for w in _stems(_strip_numbers(words or first))}:
+                    return s
+            elif first and first != name:
+                return s
+        return None
+
+    def repeated_given(self, s: str, raw: str) -> Finding:
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        return Finding(0, "fail", "MC", f"states {shown} as another quantity, but it is the value of {s} "
+                       f"({self.gt.descriptions.get(s, '')}), stated before; the problem has no such quantity.",
+                       info={"check": "given_repeated", "symbol": s})
 
     def unit_kind_fits(self, name: str, node: mp.Node) -> bool:
         """Whether a value written with a unit has the dimension of quantity `name` (a mass written in
@@ -516,10 +575,22 @@ class _Checker:
                 meant = self.described(self.label)
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings):
                     return self.misdescribed_given(meant, _raw, alias)
+                if meant in self.gt.equations and meant != alias:
+                    return self.described_unknown(meant, _raw)
+                kind = _conventional_dim(name)
+                if kind is not None and not any(mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
+                                                if mp.has_units(n) for d in kind[1]) and \
+                        all(mp.has_units(n) for n in readings):
+                    return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
+                                   f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
                 if alias:
                     self.names[name] = alias
                     self.aliased.add(alias)
+                    self.stated.setdefault(alias, (name, self.label))
                     return self.check_given(alias, segs)
+                again = self.stated_again(name, readings)
+                if again:
+                    return self.repeated_given(again, _raw)
                 if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
                     return self.unmatched_given(name, _raw)
                 self.hits.add("given")
@@ -665,6 +736,11 @@ class _Checker:
         g = self.gt.givens[name]
         return self.given_ok(name, readings, float(g["value"]), self.gt.factors.get(name, 1.0))
 
+    def described_unknown(self, meant: str, raw: str) -> Finding:
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(meant, meant)}, a quantity to be found, "
+                       f"as {shown}; it is no given of the problem.", info={"check": "given_unknown", "symbol": meant})
+
     def misdescribed_given(self, meant: str, raw: str, other: str | None) -> Finding:
         g = self.gt.givens[meant]
         shown = raw if len(raw) < 40 else raw[:37] + "..."
@@ -688,14 +764,16 @@ class _Checker:
                 mag = -node[1][1]
             if any(v == 0 for v in vals) or mag == 0:
                 return "zero"
-            if any(self.close(abs(v), c, self.tol.constant_rel) for v in vals for c in CONSTANTS_SI):
+            dim = mp.dimension(node, self.dims) if node[0] == "qty" else None
+            if any(self.close(abs(v), c, self.tol.constant_rel) and (
+                    dim is None or not u or mp.same_dim(dim, mp.dim_of_unit(u.replace("^", "**"))))
+                    for v in vals for c, u in zip(CONSTANTS_SI, CONSTANT_UNITS)):
                 return "a physical constant"
             if node[0] == "num" and any(self.close(abs(node[1]), c, 1e-3) for c in CONSTANT_MAGNITUDES):
                 return "a physical constant"
             if node[0] == "qty" and "deg" in node[4] and any(self.close(node[1], c, 1e-9) for c in RIGHT_ANGLES_DEG):
                 return "a right or straight angle"
             bare, si = self.question_numbers
-            dim = mp.dimension(node, self.dims) if node[0] == "qty" else None
             if (node[0] == "num" and any(self.close(node[1], q, 1e-9) for q in bare)) or \
                     (node[0] == "qty" and any(self.close(v, q, 1e-6) and (dim is None or qd is None or
                                                                           mp.same_dim(dim, qd))
@@ -753,18 +831,34 @@ class _Checker:
             w = unknown[0]
             return Finding(0, "fail", "MC", f"names {w} without a value, and the problem has no given called {w}; "
                            f"the problem gives {self.given_list()}.", info={"check": "given_unmatched", "symbol": w})
+        plain = _SYMBOL_LABEL.sub(" ", plain)  # "249 K (T)": a symbol written as a label, not a factor
+        start = 0
         for m in re.finditer(r"(?<![\w.])\d", plain):
+            if m.start() < start:
+                continue
             try:
-                node, _used, _total = mp.parse_prefix(plain[m.start():], self._names_obj(), True)
+                node, used, _total = mp.parse_prefix(plain[m.start():], self._names_obj(), True)
             except mp.ParseFail:
                 continue
             if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not
                                                                  re.fullmatch(r"\d{1,2}", node[2]))):
                 continue
+            # the words that describe this number: those since the previous number ("... frequency 617 Hz,
+            # with a velocity of 4.5 m/s": 4.5 m/s is "with a velocity of")
+            label = plain[start:m.start()] if self.label else ""
+            start = m.start() + len(mp.to_text(node))
             alias = self.alias_given([node])
-            meant = self.described(self.label)
+            meant = self.described(label)
             if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
                 return self.misdescribed_given(meant, mp.to_text(node), alias)
+            if meant in self.gt.equations and meant != alias:
+                return self.described_unknown(meant, mp.to_text(node))
+            if alias:
+                self.stated.setdefault(alias, ("", label or mp.to_text(node)))
+            else:
+                again = self.stated_again("", [node], label or " ")
+                if again:
+                    return self.repeated_given(again, mp.to_text(node))
             if alias or self.implied([node]) is not None:
                 self.hits.add("given")
                 self.decided = True
@@ -821,7 +915,7 @@ class _Checker:
         """The given a value stated under another name is (by value and unit kind); a given the solution
         already stated under another name is not matched twice."""
         for s, g in self.gt.givens.items():
-            if s in self.aliased:
+            if s in self.aliased or s in self.stated:
                 continue
             if self.given_ok(s, readings, float(g["value"]), self.gt.factors.get(s, 1.0)):
                 return s
@@ -917,6 +1011,19 @@ class _Checker:
 
 
 MAX_GIVEN_CLAUSES = 12
+_LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
+_SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
+# letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
+# symbols are read as the problem defines them): t a time, m a mass, v a speed, F a force
+_CONVENTIONAL = {"t": ("time", ("s",)), "m": ("mass", ("kg",)), "v": ("speed", ("m/s",)), "F": ("force", ("N",))}
+
+
+def _conventional_dim(name: str) -> tuple[str, list[mp.Dim]] | None:
+    m = re.fullmatch(r"([tmvF])(?:\d*|_\w*)", name)
+    if not m:
+        return None
+    word, units = _CONVENTIONAL[m.group(1)]
+    return word, [d for d in (mp.dim_of_unit(u) for u in units) if d is not None]
 _WORD_OPERATORS = frozenset("times divided over plus minus multiplied squared cubed per by into of".split())
 
 
