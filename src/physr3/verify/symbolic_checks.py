@@ -372,6 +372,11 @@ class _Checker:
         value, an intermediate, a derived value stated early (accepted); otherwise the unknown is listed as
         given (`T = 14.1 N`, the target's value copied from an option, or a wrong value): MC."""
         readings = [n for _, rs in segs for n in rs]
+        if all(mp.has_units(n) for n in readings) and not any(self.unit_kind_fits(name, n) for n in readings):
+            raw = segs[0][0]
+            return Finding(0, "fail", "MC", f"writes {name} ({self.gt.descriptions.get(name, '')}) = {raw[:40]}, a "
+                           f"value of another kind than {self.gt.units.get(name) or 'a pure number'}.",
+                           info={"check": "given_symbol", "symbol": name})
         alias = self.alias_given(readings)
         if alias:
             self.names[name] = alias
@@ -394,13 +399,12 @@ class _Checker:
         given still unstated has it: `V = 28 g/mol` after `m = 28 g/mol`, "refractive index correction
         (1.21)" after "refractive index (1.21)" (an invented quantity with a copied value)."""
         for s, (first, words) in self.stated.items():
-            if not self.fits_given(s, readings):
+            if not self.fits_given(s, readings) or (name and first == name):
                 continue
-            if label:  # prose: the same words again are a restatement, new words an invented quantity
-                new = {w[:4] for w in _stems(_strip_numbers(label)) - _DESC_GENERIC if len(w) > 2}
-                if new - {w[:4] for w in _stems(_strip_numbers(words or first))}:
-                    return s
-            elif first and first != name:
+            # the same words again (or none: `d_s = 30.0 cm` after `d = 30.0 cm`) are a restatement or a
+            # relabelling; new words describe an invented quantity
+            new = {w[:4] for w in _stems(_strip_numbers(label)) - _DESC_GENERIC if len(w) > 2}
+            if new - {w[:4] for w in _stems(_strip_numbers(words or first))}:
                 return s
         return None
 
@@ -588,7 +592,7 @@ class _Checker:
                     self.aliased.add(alias)
                     self.stated.setdefault(alias, (name, self.label))
                     return self.check_given(alias, segs)
-                again = self.stated_again(name, readings)
+                again = self.stated_again(name, readings, self.label)
                 if again:
                     return self.repeated_given(again, _raw)
                 if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
@@ -754,7 +758,7 @@ class _Checker:
         """What a stated number that is no given of the problem may legitimately be, or None: zero, a
         physical constant (`CONSTANTS_SI`, `CONSTANT_MAGNITUDES`), a number written in the question, or
         the value (SI or display unit, within `value_rel`) of any quantity of the ground truth, a correct
-        intermediate included."""
+        intermediate included but not the answer; each of its own unit kind when written with a unit."""
         for node in readings:
             if mp.variables(node):
                 continue
@@ -780,19 +784,20 @@ class _Checker:
                                               for v in vals for q, qd in si)):
                 return "a number of the question"  # of the same kind when it has a unit
             for s, v in self.env[0].items():
-                if not self.unit_kind_fits(s, node):
-                    continue
+                if not self.unit_kind_fits(s, node) or s == self.gt.target:
+                    continue  # the answer itself stated as a given is no implied value (an option copied)
                 if self.value_matches(node, v, self.gt.factors.get(s, 1.0), self.tol.value_rel):
                     return s
             if node[0] == "qty" and vals:  # a sum or difference of two givens of one unit (total mass m1 + m2)
-                for a, b in self.given_pairs():
+                for a, b in self.given_pairs(dim):
                     if any(self.close(vals[0], c, self.tol.value_rel) for c in (a + b, abs(a - b))):
                         return "a sum or difference of givens"
         return None
 
-    def given_pairs(self) -> list[tuple[float, float]]:
-        """SI values of pairs of givens stated in the same unit."""
-        items = [(g.get("unit", ""), self.env[0].get(s)) for s, g in self.gt.givens.items()]
+    def given_pairs(self, dim: mp.Dim | None = None) -> list[tuple[float, float]]:
+        """SI values of pairs of givens stated in the same unit (of dimension `dim` when given)."""
+        items = [(g.get("unit", ""), self.env[0].get(s)) for s, g in self.gt.givens.items()
+                 if dim is None or self.dims.get(s) is None or mp.same_dim(self.dims[s], dim)]
         return [(va, vb) for i, (ua, va) in enumerate(items) for ub, vb in items[i + 1:]
                 if ua and ua == ub and va is not None and vb is not None]
 
