@@ -269,7 +269,7 @@ class SymbolicVerifier:
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)
         find_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "find"]
-        target_fail = self._target_failure(checker, find_steps)
+        target_fail = None  # judged when the first <find> step is reached (with the names stated by then)
 
         first_fail: Finding | None = None
         hits: list[set[str]] = []  # per step: the elements of a complete solution it establishes
@@ -288,7 +288,12 @@ class SymbolicVerifier:
             checker.step_index = i
             known_before = len(checker.env[0])
             finding = None
-            if concept_fail and concept_fail[0] == i:
+            if find_steps and i == find_steps[0][0]:
+                target_fail = self._target_failure(checker, find_steps)
+            if not _CONTENT.search(_TAG_MARK.sub(" ", step.text)):  # "Step 1: <given>", "Step 30:" (cut off)
+                finding = Finding(0, "fail", UNCHECKED_TYPE_BY_TAG.get(tag, "CE"), "states nothing (an empty or "
+                                  "garbled step).", info={"check": "empty"})
+            elif concept_fail and concept_fail[0] == i:
                 finding = concept_fail[1]
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
@@ -411,20 +416,19 @@ class SymbolicVerifier:
         read back as a wrong equation), a wrong result of right numbers in a right relation is CE."""
         if not finding.numeric:
             return
-        if tag in ("given", "find"):
-            finding.error_type, finding.numeric = "MC", False
-            return
         sym, check = finding.info.get("symbol"), finding.info.get("check")
         if check == "value" and sym and finding.nodes:
             lhs, node = ("var", sym), finding.nodes[0]
         elif check == "relation" and len(finding.nodes) == 2:
             lhs, node = finding.nodes
         else:
-            return
-        if checker.wrong_relation(lhs, node):
+            lhs = node = None
+        if lhs is not None and checker.wrong_relation(lhs, node):
             finding.error_type, finding.numeric = "CM", False
             finding.explanation += " Its numbers follow a wrong relation" + (
                 f"; {checker.expected_relation(sym)}" if sym else ".")
+        elif tag in ("given", "find"):
+            finding.error_type, finding.numeric = "MC", False
 
     @staticmethod
     def _elements(checker: _Checker, step: Any) -> set[str]:
@@ -510,6 +514,8 @@ class SymbolicVerifier:
         return fail
 
     def _concept_failure(self, checker: _Checker, concept_steps: list) -> tuple[int, Finding] | None:
+        # a concept step that only restates values ("v = 367 V") states no principle to judge
+        concept_steps = [(i, s) for i, s in concept_steps if not checker.given_like(s.text)]
         if not concept_steps or not checker.gt.principles:
             return None
         hits = [checker.principle_hits(s.text) for _, s in concept_steps]
@@ -581,6 +587,7 @@ class SymbolicVerifier:
                                 nodes=list(readings))
 
 
+_CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

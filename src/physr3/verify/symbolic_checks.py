@@ -715,10 +715,11 @@ class _Checker:
         return bad > 0
 
     # -- which quantity a stated value is meant to be
-    def described(self, text: str) -> str | None:
+    def described(self, text: str, strict: bool = False) -> str | None:
         """The quantity of the problem a piece of prose describes ("acoustic power" -> P, "mass of the
         helium" -> m), or None: the quantity whose description's content words (5-letter stems) the text
-        covers best, at least half of them, ties broken by the number of words shared; still tied, None."""
+        covers best, at least half of them, ties broken by the number of words shared; still tied, None.
+        `strict` (prose with no value to go by): at least two words shared and 60% covered."""
         if not text:
             return None
         words = _stems(_strip_numbers(text)) - _DESC_GENERIC
@@ -726,7 +727,7 @@ class _Checker:
         for s, desc in self.gt.descriptions.items():
             d = _stems(desc) - _DESC_GENERIC
             common = len(d & words)
-            if not d or not common or common / len(d) < 0.5:
+            if not d or not common or common / len(d) < 0.5 or strict and (common < 2 or common / len(d) < 0.6):
                 continue
             best.append((common / len(d), common, s))
         if not best:
@@ -825,6 +826,10 @@ class _Checker:
         by value, or `implied`). Prose without either is not judged."""
         plain = mp.normalize(_strip_remarks(text))
         if not re.search(r"\d", plain):
+            meant = self.described(self.label, strict=True)
+            if meant in self.gt.equations and meant not in self.gt.givens:  # "energy: kinetic energy: Joules"
+                return Finding(0, "fail", "MC", f"lists the {self.gt.descriptions.get(meant, meant)}, a quantity to be "
+                               "found, among the givens.", info={"check": "given_unknown", "symbol": meant})
             words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
             if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
                 return None
@@ -984,6 +989,9 @@ class _Checker:
         computed = [s for s in found if s not in gt.givens]
         if computed and computed[0] == gt.target:
             return True, None
+        lhs = re.match(r"\s*([A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ]*)\s*=", plain)
+        if lhs and self.names.get(mp.canonical_name(lhs.group(1))) == gt.target:
+            return True, None  # "Q = ...": the target named by the equation written for it (checked as one)
         other = computed[0] if computed else None
         words = [w for w in re.findall(r"[a-z]{4,}", gt.target_desc.lower()) if w not in mp.STOPWORDS]
         low = text.lower()
@@ -1007,15 +1015,25 @@ class _Checker:
         """Indices of the ground-truth principles the text names: a keyword or the principle's name whose
         words (lower-case, plural/-ed/-ing endings dropped, in any order) all occur in the text."""
         words = _stems(text)
+        formulas = _formula_key(text)
         hits = set()
         for i, p in enumerate(self.gt.principles):
             cues = [_stems(k) for k in p.get("keywords", [])] + [_stems(p.get("name", ""))]
             if any(c and c <= words for c in cues):
                 hits.add(i)
+            # the principle's own formula written out ("Q = C*V" for "Capacitor relation (Q = CV)")
+            elif any(f and f in formulas for f in re.findall(r"\(([^()]*=[^()]*)\)", p.get("name", ""))
+                     for f in [_formula_key(f)]):
+                hits.add(i)
         return hits
 
 
 MAX_GIVEN_CLAUSES = 12
+
+
+def _formula_key(text: str) -> str:
+    """A formula without spaces and multiplication signs, for a textual match ("Q = C*V" -> "Q=CV")."""
+    return re.sub(r"[\s*·×]", "", mp.normalize(text))
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
