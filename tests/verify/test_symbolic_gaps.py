@@ -188,3 +188,60 @@ def test_unchecked_step_counts_as_first_error_when_configured() -> None:
     assert strict.verify(p, p.solution).error_step == 0  # every ground-truth step is checked
     with pytest.raises(ValueError):
         SymbolicVerifier(unchecked="maybe")
+
+
+# ------------------------------------------------------------------------- what the SFT'd model writes
+def test_the_answer_listed_as_a_given_is_mc(verifier: SymbolicVerifier) -> None:
+    # the target's value copied from an option into <given>; a right intermediate stated early passes
+    v = _verdict(verifier, "atwood_tension", {3: "T = 48.1 N"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    v = _verdict(verifier, "carnot_engine_heat_rejected", {3: "QH = 1500 J, Q2 = 1000 J"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation  # 1000 J is no constant (1000 kg/m^3 is)
+
+
+def test_computed_symbol_holding_a_given_value_is_the_solutions_name_for_it(verifier: SymbolicVerifier) -> None:
+    # v2 names the initial speed u2 here, so a <find> that asks for "v2" asks for a given
+    v = _verdict(verifier, "elastic_collision_head_on", {4: "v2 = 9.7 m/s", 5: "v2"})
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+    v = _verdict(verifier, "rolling_incline_time", {3: "h = 50 deg"})  # a height written in degrees
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+
+
+def test_value_repeated_as_an_invented_quantity_is_mc(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "atwood_tension", {3: "Mass of the pulley wheel: mp = 7.31 kg"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    relabelled = _verdict(verifier, "atwood_tension", {3: "m_A = 7.31 kg"})  # a new name, no new words
+    assert relabelled.error_step != 3, relabelled.explanation
+
+
+def test_conventional_letter_with_a_value_of_another_kind_is_mc(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.86 km"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    assert "time" in v.explanation
+
+
+def test_each_number_of_a_prose_given_is_judged_by_its_own_words(verifier: SymbolicVerifier) -> None:
+    ok = _verdict(verifier, "vertical_circle_top_tension", {
+        1: "The mass of the ball is 1.0 kg, the length of the string is 1.2 m, and the speed at the lowest point "
+           "is 8.31 m/s."})
+    assert ok.error_step == 0, ok.explanation
+    v = _verdict(verifier, "vertical_circle_top_tension", {3: "The tension at the highest point is 8.31 m/s."})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+
+
+def test_empty_or_tag_only_step_is_an_error_of_its_section(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "atwood_tension", {1: "<given>"})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    v = _verdict(verifier, "atwood_tension", {10: ""})
+    assert (v.error_step, v.error_type) == (10, "CE"), v.explanation
+
+
+def test_find_written_as_an_equation_is_checked_as_one(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "isochoric_heating_helium", {6: "Q = (23.3 g) * (4 g/mol) * (334 K) / R"})
+    assert (v.error_step, v.error_type) == (6, "CM"), v.explanation
+    assert _verdict(verifier, "isochoric_heating_helium", {6: "Q = n*Cv*(T2 - T1)"}).error_step == 0
+
+
+def test_principle_named_by_its_formula_passes(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "capacitor_network_charge", {8: "Definition of capacitance: every capacitor obeys Q = C*V"})
+    assert v.error_step == 0, v.explanation

@@ -291,8 +291,9 @@ class SymbolicVerifier:
             if find_steps and i == find_steps[0][0]:
                 target_fail = self._target_failure(checker, find_steps)
             if not _CONTENT.search(_TAG_MARK.sub(" ", step.text)):  # "Step 1: <given>", "Step 30:" (cut off)
-                finding = Finding(0, "fail", UNCHECKED_TYPE_BY_TAG.get(tag, "CE"), "states nothing (an empty or "
-                                  "garbled step).", info={"check": "empty"})
+                etype = UNCHECKED_TYPE_BY_TAG.get(tag) or ("CE" if any("given" in h for h in hits) else "MC")
+                finding = Finding(0, "fail", etype, "states nothing (an empty or garbled step).",
+                                  info={"check": "empty"})
             elif concept_fail and concept_fail[0] == i:
                 finding = concept_fail[1]
             elif target_fail and target_fail[0] == i:

@@ -787,7 +787,9 @@ class _Checker:
             for s, v in self.env[0].items():
                 if not self.unit_kind_fits(s, node) or s == self.gt.target:
                     continue  # the answer itself stated as a given is no implied value (an option copied)
-                if self.value_matches(node, v, self.gt.factors.get(s, 1.0), self.tol.value_rel):
+                f = self.gt.factors.get(s, 1.0)  # a single stated value: no rounding spread (1000 J is not 1500 J)
+                if any(self.close(x, t, self.tol.value_rel) for x in vals
+                       for t in ([v] if mp.has_units(node) or f in (0.0, 1.0) else [v, v / f])):
                     return s
             if node[0] == "qty" and vals:  # a sum or difference of two givens of one unit (total mass m1 + m2)
                 for a, b in self.given_pairs(dim):
@@ -1021,9 +1023,9 @@ class _Checker:
             cues = [_stems(k) for k in p.get("keywords", [])] + [_stems(p.get("name", ""))]
             if any(c and c <= words for c in cues):
                 hits.add(i)
-            # the principle's own formula written out ("Q = C*V" for "Capacitor relation (Q = CV)")
-            elif any(f and f in formulas for f in re.findall(r"\(([^()]*=[^()]*)\)", p.get("name", ""))
-                     for f in [_formula_key(f)]):
+            # the principle's own formula written out ("Q = C*V" for the keyword "Q = CV")
+            elif any(f and f in formulas for f in (_formula_key(c) for c in [p.get("name", ""), *p.get("keywords", [])]
+                                                   if "=" in c for c in re.findall(r"[^()]*=[^()]*", c))):
                 hits.add(i)
         return hits
 
