@@ -41,8 +41,18 @@ What is checked, and the type of a failure:
   description counts too: a given step that states one quantity and describes it in words ("Acoustic
   power: 1e-12 W/m^2", "d = 3.6 m (distance from the source)") must state the value of the given its
   words describe (`_Checker.described`: the quantity whose description's word stems the step covers
-  best, at least half of them; no unique best, no judgement), else MC. A given named by its own symbol
-  is judged by that symbol.
+  best, at least half of them; no unique best, no judgement), else MC; in a prose step with several
+  numbers each is described by the words since the previous one. A given named by its own symbol is
+  judged by that symbol. What a small model writes into <given> besides (issue 12, all MC): a quantity
+  to be found named by its symbol (`T = 14.1 N`, an option's value) or described in words ("The tension
+  in the string is 6.28 m/s", "energy: kinetic energy: Joules"), unless it holds a given's value (then
+  the symbol is the solution's name for that given: `v2 = 4.7 m/s` for u2, and a <find> asking for v2
+  asks for a given) or its own right value (a derived value stated early); the answer's value under
+  any name; a given's value stated again with new words ("refractive index correction (n_ref) = 1.04"
+  after "refractive index (n) = 1.04"; a new name without new words, `d_s = 30.0 cm`, is a relabelling
+  and passes); a new name that is a conventional letter (t a time, m a mass, v a speed, F a force) for
+  a value of another kind (`t = 3.8 km`). Physical constants and sums of givens are accepted only in
+  their own unit kind (1000 kg/m^3, not 1000 J), and a single stated value without rounding spread.
   A stated given that matches no quantity of the problem, neither by name nor by value (`m = 2.0 kg` in
   a problem with no m and no 2.0 kg), is an MC error at that step. Accepted without a name match: zero;
   physical constants (`CONSTANTS_SI` within 1%: g = 9.81, R = 8.314, c, h, e, k, G, N_A, m_e, ...; bare
@@ -58,11 +68,16 @@ What is checked, and the type of a failure:
   content word of the target's description or a unit of its dimension ("(in N)"); it fails when it
   names another quantity first (or gives a unit of another dimension) and no <find> step names the
   target. A <find> section in which no step names the target (only givens, "m1 = 7.31 kg", an invented
-  quantity, nothing) fails at its first step.
+  quantity, nothing) fails at its first step; it is judged when the first <find> step is reached, with
+  the names the solution has given by then. `target = <expression>` names the target, and the equation
+  is checked like any other (CM when wrong).
+- Empty steps. A step with nothing but tags or punctuation ("Step 1: <given>", a last "Step 30:" cut
+  off) is an error, typed by its section (MC before any given is stated, else CE when untagged).
 - Principle (CM). Lenient: a <concept> step fails only when it matches none of the ground-truth
   principles (a keyword or the name, compared as 5-letter word stems in any order: "laws of Newton"
-  matches "Newton's law", "charges conserved" matches "conservation of charge") while some principle
-  is matched by no step.
+  matches "Newton's law", "charges conserved" matches "conservation of charge"; or a formula of the
+  principle written out, "Q = C*V" for "Q = CV") while some principle is matched by no step. A concept
+  step that only restates values ("v = 367 V") is not judged as a principle.
 - Equations (CM). A clause without substituted numbers (only symbols, small integers, simple fractions,
   pi) must hold as an identity: both sides are evaluated at the instance's true values and at two
   instances re-solved from perturbed givens (0.8-1.25x; fixed constants are not perturbed), and must
