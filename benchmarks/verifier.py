@@ -1,8 +1,10 @@
-"""Accuracy of the offline symbolic verifier on the generator's error-injected solutions (held-out families).
+"""Accuracy of the offline symbolic verifier: on the generator's error-injected solutions (held-out
+families) and on labelled real solutions written by the fine-tuned model.
 
     .venv/bin/python benchmarks/verifier.py                      # 1,200 problems, seed 2026, 1/3 of families held out
     .venv/bin/python benchmarks/verifier.py --n 2000 --seed 7 --show 10
     .venv/bin/python benchmarks/verifier.py --input injected.jsonl   # a `physr3 synth --inject` file instead
+    .venv/bin/python benchmarks/verifier.py --real benchmarks/data/real_solutions/dev.jsonl --n 0   # real set only
 
 Problems: the test split of `generate_problems` restricted to held-out families (every `--holdout-every`-th
 family by sorted name, offset by `--holdout-offset`; the verifier has no per-family code, so "held out"
@@ -20,6 +22,16 @@ its first step and type). Printed, all from this one run:
   the reordered givens), first error step and type both right (generated runs only);
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets (issue 4): step >= 95%, type >= 90%, ground truth passed >= 99%.
+
+The real set (`--real`, default `benchmarks/data/real_solutions/test.jsonl`; skipped with a message when the
+file is absent): `physr3 verify` input lines with `label_error_step` (1-based, 0 = no error) and
+`label_error_type` (MC | CM | CE | none) from human annotators. Printed: first-error step exact and within
+one step, error type, Cohen's kappa of the type with "none" as a class (`sklearn.metrics.cohen_kappa_score`),
+the mean reward e/(n+1) by the verifier against the same reward computed from the labels (the inflation when
+the verifier finds errors late), the confusion matrix, where the verifier's step lies against the label's
+(early, exact, late), and the share of labelled first errors at a step the verifier could not check
+(`Verdict.unchecked_steps`: free prose, which only the LLM judge can read). Issue 12's aim: step >= 85%,
+type >= 80%, mean reward within 0.03 of the labels'. Tune on a dev part only; report the held-out part.
 """
 
 from __future__ import annotations
@@ -30,18 +42,30 @@ import random
 import sys
 import time
 
+DEFAULT_REAL = "benchmarks/data/real_solutions/test.jsonl"
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=1200, help="problems (one injected line each)")
+    parser.add_argument("--n", type=int, default=1200, help="problems (one injected line each; 0: real set only)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--holdout-every", type=int, default=3, help="hold out every k-th family (sorted names)")
     parser.add_argument("--holdout-offset", type=int, default=1)
     parser.add_argument("--input", help="verify this injected JSONL instead of generating")
     parser.add_argument("--paraphrases", type=int, default=2, help="paraphrases per problem (0: skip)")
     parser.add_argument("--show", type=int, default=5, help="print this many mismatches")
+    parser.add_argument("--real", default=DEFAULT_REAL, help="labelled real solutions (JSONL; skipped if absent)")
+    parser.add_argument("--unchecked", default="pass", choices=("pass", "error"),
+                        help="verifier.symbolic_unchecked for the real set")
     args = parser.parse_args(argv)
+    if args.n > 0 or args.input:
+        injected(args)
+    real(args)
+    return 0
 
+
+def injected(args: argparse.Namespace) -> int:
+    """The generator's injected errors, ground truths and paraphrases (see the module docstring)."""
     from physr3.problems import Problem, iter_jsonl
     from physr3.synth.generate import generate_problems
     from physr3.synth.registry import family_names
@@ -154,6 +178,83 @@ def main(argv: list[str] | None = None) -> int:
             shown += 1
             print(f"\nFALSE ALARM {p.family}: {v.explanation}\n" + "\n".join(
                 "  " + line for line in sol.splitlines() if line.startswith(f"Step {v.error_step}:")))
+    return 0
+
+
+def real(args: argparse.Namespace) -> int:
+    """The labelled real set: agreement of the verifier's first error with the annotators'."""
+    import os
+
+    from physr3.commands.verify import read_items
+    from physr3.config import RewardConfig
+    from physr3.reward import step_reward
+    from physr3.verify.base import Verdict
+    from physr3.verify.symbolic import SymbolicVerifier
+
+    if not args.real or not os.path.exists(args.real):
+        print(f"\nreal set: {args.real} not found; skipped (--real PATH to give one)")
+        return 0
+    from sklearn.metrics import cohen_kappa_score
+
+    items = read_items(args.real, need_ground_truth=False, limit=None)
+    verifier = SymbolicVerifier(unchecked=args.unchecked)
+    t0 = time.perf_counter()
+    verdicts = verifier.verify_batch([(p, s) for p, s, _ in items])
+    elapsed = time.perf_counter() - t0
+    rows = [row for _, _, row in items]
+    n = len(rows)
+    if not n:
+        print(f"\nreal set: {args.real} is empty")
+        return 0
+    label_steps = [int(r["label_error_step"]) for r in rows]
+    label_types = [str(r.get("label_error_type") or "none") for r in rows]
+    steps = [v.error_step for v in verdicts]
+    types = [v.error_type for v in verdicts]
+    exact = sum(a == b for a, b in zip(steps, label_steps))
+    near = sum(abs(a - b) <= 1 and (a == 0) == (b == 0) for a, b in zip(steps, label_steps))
+    type_hits = sum(a == b for a, b in zip(types, label_types))
+    both = sum(a == b and c == d for a, b, c, d in zip(steps, label_steps, types, label_types))
+    kappa = cohen_kappa_score(label_types, types, labels=["MC", "CM", "CE", "none"])
+    cfg = RewardConfig()
+    r_verifier = [step_reward(v, s, cfg) or 0.0 for v, (_, s, _) in zip(verdicts, items)]
+    r_labels = [step_reward(Verdict(k, t if k else "none"), s, cfg) or 0.0
+                for k, t, (_, s, _) in zip(label_steps, label_types, items)]
+    mean_v, mean_l = sum(r_verifier) / n, sum(r_labels) / n
+    early = sum(0 < a < b or (a > 0 and b == 0) for a, b in zip(steps, label_steps))
+    late = sum(a > b > 0 or (a == 0 and b > 0) for a, b in zip(steps, label_steps))
+    errors = [(v, k) for v, k in zip(verdicts, label_steps) if k > 0]
+    prose = sum(k in getattr(v, "unchecked_steps", []) for v, k in errors if v.error_step != k)
+    domains = collections.Counter(r.get("domain", "?") for r in rows)
+    print(f"\nreal set: {n} labelled solutions from {args.real} ({len({r.get('family') for r in rows})} families; "
+          + ", ".join(f"{d} {c}" for d, c in sorted(domains.items())) + f"); verifier.symbolic_unchecked={args.unchecked}")
+    labels = collections.Counter(label_types)
+    print("labels: " + ", ".join(f"{k} {labels[k]}" for k in ("MC", "CM", "CE", "none")))
+    print(f"first-error step exact      {exact / n:7.2%}  ({exact}/{n})   aim >= 85%")
+    print(f"first-error step within 1   {near / n:7.2%}  ({near}/{n})")
+    print(f"error type                  {type_hits / n:7.2%}  ({type_hits}/{n})   aim >= 80%")
+    print(f"step and type both right    {both / n:7.2%}  ({both}/{n})")
+    print(f"Cohen's kappa (type, none a class)  {kappa:.3f}")
+    print(f"mean reward e/(n+1): verifier {mean_v:.3f}, labels {mean_l:.3f} (inflation {mean_v - mean_l:+.3f}; "
+          "aim within 0.03)")
+    print(f"verifier's step against the label's: early {early}, exact {exact}, late {late}")
+    print(f"labelled first errors at a step the verifier could not check (free prose; for the LLM judge): "
+          f"{prose}/{len(errors)}")
+    print(f"statuses: {dict(collections.Counter(v.status for v in verdicts))}; speed {n / max(elapsed, 1e-9):.0f} "
+          "solutions/s")
+    order = ("MC", "CM", "CE", "none")
+    conf = collections.Counter(zip(label_types, types))
+    print("confusion (rows: label, columns: verdict)")
+    print("        " + "".join(f"{c:>7}" for c in order))
+    for a in order:
+        print(f"{a:>6}  " + "".join(f"{conf[(a, b)]:7d}" for b in order))
+    shown = 0
+    for v, r, k, t in zip(verdicts, rows, label_steps, label_types):
+        if shown >= args.show:
+            break
+        if (v.error_step, v.error_type) != (k, t):
+            shown += 1
+            print(f"\nREAL MISS {r.get('id')} {r.get('family')} label {k} {t} ({str(r.get('label_note', ''))[:120]})\n"
+                  f"  verdict {v.error_step} {v.error_type}: {v.explanation[:200]}")
     return 0
 
 

@@ -200,6 +200,10 @@ class VerifierConfig:
                                 ("min_reward", "skip"))
     on_step_out_of_range: str = opt("clamp", "A verdict step outside 0..n: clamp | reject | keep_counted.",
                                     ("clamp", "reject", "keep_counted"))
+    symbolic_unchecked: str = opt(
+        "pass", "Symbolic verifier: a step no check can judge (free prose, a symbol never defined; listed in the "
+        "verdict's unchecked_steps) counts as correct (pass) or as the first error (error, typed by its section).",
+        ("pass", "error"))
 
 
 @dataclass

@@ -14,7 +14,8 @@ Input lines (the generator's `physr3 synth --inject` output is valid input):
   summary), and optional `final_correct` (bool, for the reward's outcome term).
 
 Output lines: `{"id", "error_step", "error_type", "explanation", "reward", "status"}` plus the labels when
-the input has them. The reward is `physr3.reward.step_reward` with the `reward` config section; a
+the input has them, and `unchecked_steps` when the verifier could judge some steps before the reported one
+by no check (see `verifier.symbolic_unchecked`). The reward is `physr3.reward.step_reward` with the `reward` config section; a
 verdict that is not `ok` gets `verifier.on_parse_failure`'s reward (0.0, or null for `skip`).
 The output is appended line by line: rerunning the same command skips ids already written (resume), and
 with the judge's cache a full rerun costs no judge calls. Counters go to stderr at the end. Every input
@@ -128,6 +129,8 @@ def main(args: argparse.Namespace) -> int:
                     line: dict[str, Any] = {"id": problem.id, "error_step": verdict.error_step,
                                             "error_type": verdict.error_type, "explanation": verdict.explanation,
                                             "reward": reward, "status": verdict.status}
+                    if verdict.unchecked_steps:  # steps no check could judge (the symbolic verifier)
+                        line["unchecked_steps"] = verdict.unchecked_steps
                     if "label_error_step" in row:
                         line["label_error_step"] = row["label_error_step"]
                         line["label_error_type"] = row.get("label_error_type")

@@ -27,6 +27,8 @@ class Verdict:
     status: str = "ok"
     raw: Any = None  # the judge's reply text, or the symbolic checker's structured findings
     details: dict[str, Any] = field(default_factory=dict)  # e.g. expected value, step tag, counted faults
+    # steps before the reported one that no check could judge (the symbolic verifier; empty for a judge)
+    unchecked_steps: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.error_type not in ERROR_TYPES:

@@ -35,6 +35,24 @@ What is checked, and the type of a failure:
   `4.22`, `4.2` fail); a fixed constant (g, k, e, ...) within `given_rel` (0.5%: `9.81` for 9.8
   passes). A value equal to another given's value is reported as a swap. Order does not matter; givens
   stated under other names (`u = 43.1 m/s` for v0) are matched by value and the name is remembered.
+  The unit kind counts as much as the value: a value written with a unit must have the quantity's
+  dimension (`m = 22.5 g/mol` or `22.5 g/s` for a mass of 22.5 g is MC, although its SI magnitude is
+  the mass's), for a given named, a given matched by value and a value accepted as implied alike. The
+  description counts too: a given step that states one quantity and describes it in words ("Acoustic
+  power: 1e-12 W/m^2", "d = 3.6 m (distance from the source)") must state the value of the given its
+  words describe (`_Checker.described`: the quantity whose description's word stems the step covers
+  best, at least half of them; no unique best, no judgement), else MC; in a prose step with several
+  numbers each is described by the words since the previous one. A given named by its own symbol is
+  judged by that symbol. What a small model writes into <given> besides (issue 12, all MC): a quantity
+  to be found named by its symbol (`T = 14.1 N`, an option's value) or described in words ("The tension
+  in the string is 6.28 m/s", "energy: kinetic energy: Joules"), unless it holds a given's value (then
+  the symbol is the solution's name for that given: `v2 = 4.7 m/s` for u2, and a <find> asking for v2
+  asks for a given) or its own right value (a derived value stated early); the answer's value under
+  any name; a given's value stated again with new words ("refractive index correction (n_ref) = 1.04"
+  after "refractive index (n) = 1.04"; a new name without new words, `d_s = 30.0 cm`, is a relabelling
+  and passes); a new name that is a conventional letter (t a time, m a mass, v a speed, F a force) for
+  a value of another kind (`t = 3.8 km`). Physical constants and sums of givens are accepted only in
+  their own unit kind (1000 kg/m^3, not 1000 J), and a single stated value without rounding spread.
   A stated given that matches no quantity of the problem, neither by name nor by value (`m = 2.0 kg` in
   a problem with no m and no 2.0 kg), is an MC error at that step. Accepted without a name match: zero;
   physical constants (`CONSTANTS_SI` within 1%: g = 9.81, R = 8.314, c, h, e, k, G, N_A, m_e, ...; bare
@@ -46,13 +64,20 @@ What is checked, and the type of a failure:
   with a unit or a decimal point in it ("Mass: 2.0 kg") must be quantities as above, else MC; plain
   prose is not judged.
 - Target (MC). A <find> step passes when the first computed quantity it names (as a symbol standing
-  alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds most
-  of the target's description; it fails when it names another quantity first (or gives a unit of
-  another dimension) and no <find> step names the target.
+  alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds a
+  content word of the target's description or a unit of its dimension ("(in N)"); it fails when it
+  names another quantity first (or gives a unit of another dimension) and no <find> step names the
+  target. A <find> section in which no step names the target (only givens, "m1 = 7.31 kg", an invented
+  quantity, nothing) fails at its first step; it is judged when the first <find> step is reached, with
+  the names the solution has given by then. `target = <expression>` names the target, and the equation
+  is checked like any other (CM when wrong).
+- Empty steps. A step with nothing but tags or punctuation ("Step 1: <given>", a last "Step 30:" cut
+  off) is an error, typed by its section (MC before any given is stated, else CE when untagged).
 - Principle (CM). Lenient: a <concept> step fails only when it matches none of the ground-truth
   principles (a keyword or the name, compared as 5-letter word stems in any order: "laws of Newton"
-  matches "Newton's law", "charges conserved" matches "conservation of charge") while some principle
-  is matched by no step.
+  matches "Newton's law", "charges conserved" matches "conservation of charge"; or a formula of the
+  principle written out, "Q = C*V" for "Q = CV") while some principle is matched by no step. A concept
+  step that only restates values ("v = 367 V") is not judged as a principle.
 - Equations (CM). A clause without substituted numbers (only symbols, small integers, simple fractions,
   pi) must hold as an identity: both sides are evaluated at the instance's true values and at two
   instances re-solved from perturbed givens (0.8-1.25x; fixed constants are not perturbed), and must
@@ -62,6 +87,17 @@ What is checked, and the type of a failure:
   by a rounded number makes the identities that use it hold to `value_rel` at the true values only);
   one that equals a known quantity becomes an alias for it. Of several readings of a segment, those
   whose dimensions fit the lhs are used (`9.8 m/s^2`: m the metre; `2 g L`: g the variable).
+  A new symbol's definition must be dimensionally consistent when every symbol in it has a known
+  dimension (`F = m1 + g` is CM). An equation that uses a symbol not yet defined (`T = m2 x`) is kept
+  and checked when a later step defines that symbol (`x = g + a`); when it fails then, the error is CM
+  at the step that wrote it. `q(t) = ...` defines q (function notation, not q*t).
+- <concept> steps. Equations in them are checked like governing equations where that is safe: `x =
+  <symbolic expression>` with x one quantity; names are read strictly there (`E` is not the charge `e`,
+  `D` not `d`), values ("with Q = 0" for an adiabatic stage) and relations between expressions ("1/v -
+  1/u = 1/f", which carry a sign convention) are not judged, so the ground truth's own concept lines pass.
+- Prose relations. A claim in words in any step but <given>/<find>, "<words describing one quantity>
+  is|equals|becomes <maths>" ("the length of the pipe is L/2", "the tension is m2 g"), is checked as the
+  equation `L = L/2`; maths that goes on in words ("stress times area") or words ("the same") are not read.
 - Substitutions and values (CE). A clause with numbers is evaluated once, at the true values, in SI (pint
   factors), and must match its lhs within `value_rel` (2%; the brief's 1-2% for rounded intermediates).
   Bare numbers are tried as SI, as the lhs's display unit (for a bare result), as the unit of a given
@@ -71,8 +107,19 @@ What is checked, and the type of a failure:
   Wrong number in a substitution: MC when it is another given's value and putting the right given there
   makes the step right (the wrong quantity was read: m2 plugged in for m1); every other wrong number is
   CE (a copying or arithmetic slip; a misread of the problem shows first in <given>, which is MC).
-  A numeric failure in <given>/<find> is MC and in <concept>/<governing_equation> CM (the section says
-  what kind of step it is); elsewhere CE.
+- Type by cause, not by section (issue 12). A misread or misplaced given is MC wherever it is written
+  (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
+  relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
+  failing expression are read back as the quantities whose values they are (givens exactly, computed
+  values within `value_rel`, of the same unit kind; whole numbers stay constants of the equation), and
+  if that form is a wrong relation for a quantity whose right relation the solution has not written
+  (`T = 3.69 * 9.8` with no governing equation: T = m2 g) the error is CM. A wrong result of a right
+  relation is CE, in <governing_equation> as much as in <calculation>; a bare wrong result is CE.
+- Unchecked steps. A step where no check decided anything (prose, a definition of a symbol never
+  confirmed by a later check, an equation whose unknown is never defined) is listed in
+  `Verdict.unchecked_steps` (those before the reported step). `verifier.symbolic_unchecked` decides what
+  it counts as: `pass` (correct, the default) or `error` (the first unchecked step is the first error,
+  typed by its section: the only cue there is). Free prose is the LLM judge's part (`verifier.kind=llm`).
 - Rounding versus slips. A single written value within tolerance but off by more than half a unit of
   its last written digit (and more than `suspicious_rel`) is *suspicious* (a correctly rounded value
   never is; trailing zeros of an integer such as 2890 are not counted as digits). Suspicion alone is no
@@ -117,8 +164,9 @@ content (the completeness rule applies to them too). A problem without a physr3.
 
 Not covered: temperatures in °C/°F (offset units; the generator states K); a value of the right
 magnitude with the opposite sign is an error (no sign-convention leniency); a bare number cannot show a
-unit slip (`1910` for 1.91 kJ passes as SI); the concept check is keyword-level; unknown names make a
-clause unchecked rather than wrong (listed in `Verdict.raw["unchecked"]`); in fully untagged solutions a
+unit slip (`1910` for 1.91 kJ passes as SI); the concept check is keyword-level beyond its equations and
+simple "X is <maths>" claims; unknown names make a clause unchecked rather than wrong until defined
+(listed in `Verdict.raw["unchecked"]`, their steps in `Verdict.unchecked_steps`); in fully untagged solutions a
 principle written as a formula in other symbols ("Q = 0" for an adiabatic stage, `E = hc/λ` where e is
 the charge) is checked as maths and can be a false alarm; element presence is lenient (a <given> step in
 prose counts as givens stated, a <find> step sharing one content word with the target's description
@@ -147,9 +195,12 @@ except ImportError:  # pragma: no cover
 
 MAX_STEPS = 400  # steps beyond this are not checked (a bound on time for runaway generations)
 MAX_CLAUSES = 12  # clauses checked per step
-# A numeric failure takes its type from the section it is in (DESIGN.md); elsewhere it is CE.
-NUMERIC_TYPE_BY_TAG = {"given": "MC", "find": "MC", "concept": "CM", "governing_equation": "CM"}
+MAX_PENDING = 20  # equations with a symbol unknown when written, kept to be checked once it is defined
+# An unchecked step counted as an error (verifier.symbolic_unchecked=error) has nothing but its section
+# to say what kind of step it is.
+UNCHECKED_TYPE_BY_TAG = {"given": "MC", "find": "MC", "concept": "CM", "governing_equation": "CM"}
 
+UNCHECKED_POLICIES = ("pass", "error")
 __all__ = ["GroundTruth", "SymbolicVerifier", "Tolerances", "split_clauses", "srepr_to_sympy"]
 
 
@@ -160,8 +211,11 @@ class SymbolicVerifier:
 
     name = "symbolic"
 
-    def __init__(self, tolerances: Tolerances | None = None):
+    def __init__(self, tolerances: Tolerances | None = None, unchecked: str = "pass"):
+        if unchecked not in UNCHECKED_POLICIES:
+            raise ValueError(f"unchecked={unchecked!r}: expected one of {', '.join(UNCHECKED_POLICIES)}")
         self.tol = tolerances or Tolerances()
+        self.unchecked = unchecked
         self._gt_cache: dict[str, GroundTruth] = {}
         self.counters = {"verified": 0, "parse_error": 0, "errors_found": 0}
 
@@ -171,7 +225,8 @@ class SymbolicVerifier:
         v = getattr(cfg, "verifier", None)
         tol = Tolerances(**{f: getattr(v, f"symbolic_{f}") for f in Tolerances.__dataclass_fields__
                             if v is not None and hasattr(v, f"symbolic_{f}")})
-        return cls(kwargs.get("tolerances", tol))
+        return cls(kwargs.get("tolerances", tol),
+                   kwargs.get("unchecked", getattr(v, "symbolic_unchecked", "pass") if v is not None else "pass"))
 
     def report(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.counters.items())
@@ -229,10 +284,12 @@ class SymbolicVerifier:
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)
         find_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "find"]
-        target_fail = self._target_failure(checker, find_steps)
+        target_fail = None  # judged when the first <find> step is reached (with the names stated by then)
 
         first_fail: Finding | None = None
         hits: list[set[str]] = []  # per step: the elements of a complete solution it establishes
+        checked: list[bool] = []  # per step: whether any check decided something in it
+        pending: list[tuple[int, str, str | None]] = []  # equations with an unknown symbol, for later
         in_givens = True  # still in the leading run of given statements (where untagged steps are givens)
         for i, step in enumerate(steps):
             number = step.number if numbered else i + 1
@@ -242,32 +299,59 @@ class SymbolicVerifier:
             elif tag != "given":
                 in_givens = False
             checker.hits = set()
+            checker.decided = False
+            checker.step_index = i
+            known_before = len(checker.env[0])
             finding = None
-            if concept_fail and concept_fail[0] == i:
+            if find_steps and i == find_steps[0][0]:
+                target_fail = self._target_failure(checker, find_steps)
+            if not _CONTENT.search(_TAG_MARK.sub(" ", step.text)):  # "Step 1: <given>", "Step 30:" (cut off)
+                etype = UNCHECKED_TYPE_BY_TAG.get(tag) or ("CE" if any("given" in h for h in hits) else "MC")
+                finding = Finding(0, "fail", etype, "states nothing (an empty or garbled step).",
+                                  info={"check": "empty"})
+            elif concept_fail and concept_fail[0] == i:
                 finding = concept_fail[1]
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
-            elif step.tag != "concept":
+            else:  # equations are checked wherever they are written, a <concept> step's included
                 clauses = split_clauses(step.text)[:MAX_CLAUSES]
+                checker.label = step.text if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
+                    decided, checker.decided = checker.decided, False
                     f = checker.check_clause(clause, tag)
+                    clause_decided, checker.decided = checker.decided, decided or checker.decided
                     if f is not None:
                         finding = f
                         if f.status == "fail":
                             break
+                    elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
+                            checker.unknown_names(clause):
+                        pending.append((i, clause, tag))  # checked once a later step defines its unknown
                 if not clauses and tag == "given":
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
+                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+                    for clause in checker.prose_relations(step.text):  # "the length of the pipe is L/2"
+                        f = checker.check_clause(clause, tag)
+                        if f is not None and f.status == "fail":
+                            finding = f
+                            break
             step_hits = set(checker.hits)
             if finding is None or finding.status != "fail":
                 step_hits |= self._elements(checker, step)
             hits.append(step_hits)
+            checked.append(finding is not None or checker.decided or "target" in step_hits
+                           or (step.tag == "concept" and bool(checker.principle_hits(step.text))))
+            if (finding is None or finding.status != "fail") and pending and len(checker.env[0]) > known_before:
+                late = self._resolve_pending(checker, pending, checked)
+                if late is not None:
+                    j, finding = late
+                    number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
             if finding is None:
                 continue
             finding.step = number
             finding.info["tag"] = step.tag
-            if finding.status == "fail" and finding.numeric and tag in NUMERIC_TYPE_BY_TAG:
-                finding.error_type = NUMERIC_TYPE_BY_TAG[tag]  # a wrong value where the section says
-                finding.numeric = False  # what kind of step it is (a wrong given, a wrong equation)
+            if finding.status == "fail":
+                self._type_by_cause(checker, finding, tag)
             findings.append(finding)
             if finding.status == "fail":
                 first_fail = finding
@@ -281,13 +365,29 @@ class SymbolicVerifier:
             elif final is not None:  # complete, but the final answer is wrong
                 final.step = steps[-1].number if numbered else len(steps)
                 first_fail = final
+        for name in checker.confirmed:  # a step that defined a symbol later confirmed was right
+            j = checker.def_step.get(name)
+            if j is not None and j < len(checked):
+                checked[j] = True
+        unchecked = [j for j, c in enumerate(checked) if not c]
+        unchecked_numbers = [steps[j].number if numbered else j + 1 for j in unchecked]
+        fail_at = next((j for j, s in enumerate(steps) if first_fail is not None and
+                        (s.number if numbered else j + 1) == first_fail.step), len(steps))
+        if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
+            j = unchecked[0]
+            first_fail = Finding(unchecked_numbers[0], "fail", UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE"),
+                                 "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
+                                 "counts such a step as the first error).", info={"check": "unchecked",
+                                                                                   "tag": steps[j].tag})
+            missing = None
         suspicious = [f for f in findings if f.status == "suspicious"]
         raw = {"findings": [f.to_json() for f in findings], "unchecked": checker.unchecked[:20],
                "elements": sorted(set().union(*hits)) if hits else []}
         if first_fail is None:
             return Verdict(0, "none", "Every step agrees with the ground truth and the solution is complete: the "
                            "target is identified, the reasoning reaches its value and the final answer is right.",
-                           raw=raw, details={"suspicious": [f.step for f in suspicious]})
+                           raw=raw, details={"suspicious": [f.step for f in suspicious]},
+                           unchecked_steps=unchecked_numbers)
         blamed = first_fail
         if first_fail.numeric and suspicious:
             blamed = self._root_cause(checker, first_fail, suspicious)
@@ -295,7 +395,56 @@ class SymbolicVerifier:
         return Verdict(blamed.step, blamed.error_type, explanation, raw=raw,
                        details={"tag": blamed.info.get("tag"), "check": blamed.info.get("check"),
                                 "symbol": blamed.info.get("symbol"), "first_failure_step": first_fail.step,
-                                "missing": missing})
+                                "missing": missing},
+                       unchecked_steps=[k for k in unchecked_numbers if k < blamed.step])
+
+    @staticmethod
+    def _resolve_pending(checker: _Checker, pending: list[tuple[int, str, str | None]],
+                         checked: list[bool]) -> tuple[int, Finding] | None:
+        """Equations written with a symbol unknown at the time, checked now that a later step defined it;
+        the first that fails is an error at the step where it was written."""
+        current = checker.step_index
+        try:
+            for entry in list(pending):
+                j, clause, tag = entry
+                left = checker.unknown_names(clause)
+                lhs = checker.readings(clause.split("=")[0], "lhs")
+                if lhs and lhs[0][0] == "var":
+                    left.discard(lhs[0][1])
+                if left:
+                    continue
+                pending.remove(entry)
+                checker.step_index, checker.decided = j, False
+                f = checker.check_clause(clause, tag)
+                if checker.decided and j < len(checked):
+                    checked[j] = True
+                if f is not None and f.status == "fail":
+                    return j, f
+        finally:
+            checker.step_index, checker.decided = current, False
+        return None
+
+    @staticmethod
+    def _type_by_cause(checker: _Checker, finding: Finding, tag: str | None) -> None:
+        """The error type by what went wrong, not by the section it is written in: a misread or misplaced
+        given is MC wherever (a computed quantity's value stated among the givens takes the unknown for
+        given), a wrong relation is CM wherever (also when it shows only as a wrong value whose numbers
+        read back as a wrong equation), a wrong result of right numbers in a right relation is CE."""
+        if not finding.numeric:
+            return
+        sym, check = finding.info.get("symbol"), finding.info.get("check")
+        if check == "value" and sym and finding.nodes:
+            lhs, node = ("var", sym), finding.nodes[0]
+        elif check == "relation" and len(finding.nodes) == 2:
+            lhs, node = finding.nodes
+        else:
+            lhs = node = None
+        if lhs is not None and checker.wrong_relation(lhs, node):
+            finding.error_type, finding.numeric = "CM", False
+            finding.explanation += " Its numbers follow a wrong relation" + (
+                f"; {checker.expected_relation(sym)}" if sym else ".")
+        elif tag in ("given", "find"):
+            finding.error_type, finding.numeric = "MC", False
 
     @staticmethod
     def _elements(checker: _Checker, step: Any) -> set[str]:
@@ -381,6 +530,8 @@ class SymbolicVerifier:
         return fail
 
     def _concept_failure(self, checker: _Checker, concept_steps: list) -> tuple[int, Finding] | None:
+        # a concept step that only restates values ("v = 367 V") states no principle to judge
+        concept_steps = [(i, s) for i, s in concept_steps if not checker.given_like(s.text)]
         if not concept_steps or not checker.gt.principles:
             return None
         hits = [checker.principle_hits(s.text) for _, s in concept_steps]
@@ -397,13 +548,22 @@ class SymbolicVerifier:
         return None
 
     def _target_failure(self, checker: _Checker, find_steps: list) -> tuple[int, Finding] | None:
+        """The <find> section must name the asked quantity: by symbol, by its description (or most of
+        it), or by a unit of its dimension. A <find> that names another quantity first fails at that
+        step; one that names only givens, an invented quantity or nothing fails at its first step."""
         first = None
         for i, s in find_steps:
             named, fail = checker.check_target(s.text)
-            if named:
+            if named or (fail is None and (checker.names_target(s.text, lenient=True)
+                                           or checker.described(s.text) == checker.gt.target)):
                 return None
             if fail and first is None:
                 first = (i, fail)
+        if first is None and find_steps:
+            gt = checker.gt
+            first = (find_steps[0][0], Finding(0, "fail", "MC", f"does not name the quantity asked for; the question "
+                                               f"asks for {gt.target}, {gt.target_desc}.".replace(", .", "."),
+                                               info={"check": "target"}))
         return first
 
     def _final_check(self, checker: _Checker, text: str) -> tuple[str, Finding | None]:
@@ -443,6 +603,7 @@ class SymbolicVerifier:
                                 nodes=list(readings))
 
 
+_CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

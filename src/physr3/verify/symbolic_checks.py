@@ -37,6 +37,11 @@ CONSTANTS_SI = (9.8, 9.81, 8.314, 2.998e8, 6.626e-34, 1.0546e-34, 1.602e-19, 8.9
                 6.022e23, 8.854e-12, 1.2566e-6, 9.109e-31, 1.6726e-27, 1.6749e-27, 1.6605e-27, 5.670e-8,
                 101325.0, 1000.0, 343.0, 1.097e7, 5.29e-11, 2.179e-18, 1.986e-25, 0.0821, 273.15, 4186.0,
                 1.496e11, 5.97e24, 6.37e6, 1.99e30, 7.35e22, 8.187e-14, 1.4924e-10, 1.5033e-10, 1.5053e-10)
+# the SI unit of each constant above: a stated value with a unit is a constant only in that unit's kind
+# (1000 kg/m^3 is the density of water, 1000 J is no constant)
+CONSTANT_UNITS = ("m/s^2", "m/s^2", "J/(mol*K)", "m/s", "J*s", "J*s", "C", "N*m^2/C^2", "J/K", "N*m^2/kg^2",
+                  "1/mol", "F/m", "H/m", "kg", "kg", "kg", "kg", "W/(m^2*K^4)", "Pa", "kg/m^3", "m/s", "1/m", "m",
+                  "J", "J*m", "", "K", "J/(kg*K)", "m", "kg", "m", "kg", "kg", "J", "J", "J", "J")
 # bare numbers (no unit) that are constants in their usual units: 13.6 eV, 1240 eV nm, 931.5 MeV/u, n = 1.00
 CONSTANT_MAGNITUDES = (13.6, 1240.0, 931.5, 0.511, 938.3, 939.6, 1.0, 4.186, 4.18, 90.0, 180.0)
 RIGHT_ANGLES_DEG = (90.0, 180.0, 360.0)
@@ -95,6 +100,21 @@ class _Checker:
         self.numeric_only: set[str] = set()  # defined from a numeric value: known at the true instance only
         self.dims: dict[str, mp.Dim | None] = dict(gt.dims)
         self.unchecked: list[str] = []
+        # the prose of the step being checked when it states one quantity (its description, if any, says
+        # which quantity the stated value is meant to be: "Acoustic power: 1e-12 W/m^2"); set by the caller
+        self.label = ""
+        self.aliased: set[str] = set()  # givens the solution stated under a name of its own
+        self.stated: dict[str, tuple[str, str]] = {}  # given -> (name, words) it was first stated with
+        # names that are only case variants of a symbol (E for e, D for d): not read in <concept> steps
+        self.case_variants = {k for k, v in self.names.items() if k != mp.canonical_name(v)
+                              and k.lower() == mp.canonical_name(v).lower()}
+        # what makes a step "checked" (see `unchecked_steps`): a comparison with the ground truth decided
+        # something in it, or a symbol it defined was later confirmed by such a comparison
+        self.decided = False
+        self.step_index = 0
+        self.def_step: dict[str, int] = {}  # symbol the solution defined -> index of the defining step
+        self.confirmed: set[str] = set()  # solution symbols used in a comparison that passed
+        self.verified_eq: set[str] = set()  # quantities whose governing relation the solution wrote right
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -167,6 +187,7 @@ class _Checker:
             s = max(self.scale(a, k), self.scale(b, k), abs(va), abs(vb))
             if abs(va - vb) > rel * s + 1e-300:
                 return False
+        self.confirmed |= mp.variables(a) | mp.variables(b)
         return True
 
     def close(self, v: float, expected: float, rel: float) -> bool:
@@ -182,6 +203,7 @@ class _Checker:
         if not mp.has_units(node) and display_factor not in (0.0, 1.0):
             targets.append(expected_si / display_factor)
         if any(self.close(v, t, rel) for v in vals for t in targets):
+            self.confirmed |= mp.variables(node)
             return True
         # rounded intermediates plugged in (1042 MeV - 1032 MeV): widen by the rounding they carry
         spread = self.rounding_spread(node)
@@ -228,6 +250,8 @@ class _Checker:
     def define(self, name: str, node: mp.Node, numeric: bool) -> None:
         """Remember a symbol the solution introduced (its values per instance)."""
         self.names[name] = name
+        self.case_variants.discard(name)
+        self.def_step.setdefault(name, self.step_index)
         self.dims[name] = mp.dimension(node, self.dims)
         for k, env in enumerate(self.env):
             if numeric and k > 0:
@@ -252,6 +276,9 @@ class _Checker:
         parts = re.sub(r"≈|≃|≅|∼|\\approx|\\simeq|\\sim\b|\\equiv", "=", clause).split("=")
         if len(parts) < 2:
             return None
+        parts[0] = _FUNCTION_OF.sub(r"\1", parts[0])  # q(t) = ... defines q, not q*t
+        if tag == "concept":
+            return self.check_concept_clause(parts)
         lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
         segs = []
         for raw in parts[1:]:
@@ -264,7 +291,16 @@ class _Checker:
         if lhs is not None and lhs[0] == "var":
             name = lhs[1]
             plain = [(raw, [n for n in rs if not mp.variables(n)]) for raw, rs in segs]
+            if tag == "given" and all(rs for _, rs in plain):
+                token = _LAST_NAME.search(mp.normalize(parts[0]))
+                written = mp.canonical_name(token.group(0)) if token else name
+                if written in self.case_variants and not any(self.unit_kind_fits(name, n) for _, rs in plain
+                                                             for n in rs):
+                    return self.check_definition(written, segs, tag)  # `k = 6.63e-34 J*s`: not K, its own name
+                if name in self.gt.equations:
+                    return self.given_computed(name, plain)
             if name in self.gt.givens and all(rs for _, rs in plain):
+                self.stated.setdefault(name, (name, self.label))
                 return self.check_given(name, plain)
             if name in self.env[0] or any(name in env for env in self.env):
                 return self.check_against(name, lhs, segs)
@@ -275,6 +311,37 @@ class _Checker:
             lhs_readings = ref
         return self.check_relation(lhs_readings, segs)
 
+    def check_concept_clause(self, parts: list[str]) -> Finding | None:
+        """An equation in a <concept> step, checked like a governing equation where that is safe: the
+        lhs is one quantity and the rhs is symbolic. Names are read strictly there (`E` is no alias of
+        the charge `e`, `D` none of `d`): a principle is often stated in the textbook's letters. Values
+        ("with Q = 0" for an adiabatic stage) and relations between expressions, which carry sign
+        conventions ("1/v - 1/u = 1/f"), are not judged in a concept step."""
+        saved = self.names
+        self.names = {k: v for k, v in saved.items() if k not in self.case_variants}
+        try:
+            lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
+            lhs = lhs_readings[0] if lhs_readings else None
+            if lhs is None or lhs[0] != "var":
+                return None
+            segs = []
+            for raw in parts[1:]:
+                r = [n for n in (self.readings(raw, "rhs") if raw.strip() else []) if not mp.is_numeric(n)]
+                if not r:
+                    break  # a value or prose: the chain is not a symbolic relation from here on
+                segs.append((raw.strip(), r))
+            if not segs:
+                return None
+            name = lhs[1]
+            if name in self.env[0] or any(name in env for env in self.env):
+                return self.check_against(name, lhs, segs)
+            return self.check_definition(name, segs, "concept")
+        finally:
+            for k, v in self.names.items():  # keep what the clause defined
+                if k not in saved or saved[k] != v:
+                    saved[k] = v
+            self.names = saved
+
     def check_given(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
         g = self.gt.givens[name]
         stated, unit = float(g["value"]), g.get("unit", "")
@@ -282,20 +349,84 @@ class _Checker:
         for raw, readings in segs:
             if self.given_ok(name, readings, stated, factor):
                 self.hits.add("given")
+                self.decided = True
                 continue
             if not any(self.values(n) for n in readings):
                 self.unchecked.append(raw)  # unreadable value (an unknown unit): not judged
                 continue
-            other = next((s for s, o in self.gt.givens.items() if s != name and o.get("unit") == unit
-                          and self.given_ok(s, readings, float(o["value"]), factor)), None)
+            with_units = all(mp.has_units(n) for n in readings)
+            other = next((s for s, o in self.gt.givens.items() if s != name and (
+                (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
+                or (with_units and self.fits_given(s, readings)))), None)
             shown = raw if len(raw) < 40 else raw[:37] + "..."
             why = f", which is the value of {other}" if other else ""
+            if not other and not all(self.unit_kind_fits(name, n) for n in readings):
+                why = f", a unit of another kind than {self.gt.units.get(name) or 'a pure number'}"
             return Finding(0, "fail", "MC", f"states {name} = {shown}{why}; the problem gives {name} = "
                            f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
         return None
 
+    def given_computed(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
+        """A quantity to be found, named by its symbol in <given>: with a given's value it is the
+        solution's own name for that given (`v2 = 4.7 m/s` for the initial speed u2); with its own right
+        value, an intermediate, a derived value stated early (accepted); otherwise the unknown is listed as
+        given (`T = 14.1 N`, the target's value copied from an option, or a wrong value): MC."""
+        readings = [n for _, rs in segs for n in rs]
+        if all(mp.has_units(n) for n in readings) and not any(self.unit_kind_fits(name, n) for n in readings):
+            raw = segs[0][0]
+            return Finding(0, "fail", "MC", f"writes {name} ({self.gt.descriptions.get(name, '')}) = {raw[:40]}, a "
+                           f"value of another kind than {self.gt.units.get(name) or 'a pure number'}.",
+                           info={"check": "given_symbol", "symbol": name})
+        alias = self.alias_given(readings)
+        if alias:
+            self.names[name] = alias
+            self.aliased.add(alias)
+            self.stated.setdefault(alias, (name, self.label))
+            return self.check_given(alias, segs)
+        if name != self.gt.target and name in self.env[0] and any(
+                self.value_matches(n, self.env[0][name], self.gt.factors.get(name, 1.0), self.tol.value_rel)
+                for n in readings):
+            self.hits.add("given")  # a right intermediate stated among the givens ("derived"): accepted
+            self.decided = True
+            return None
+        raw = segs[0][0]
+        return Finding(0, "fail", "MC", f"lists the unknown {name} ({self.gt.descriptions.get(name, '')}) as a given, "
+                       f"{name} = {raw if len(raw) < 40 else raw[:37] + '...'}; it is to be found.",
+                       info={"check": "given_unknown", "symbol": name})
+
+    def stated_again(self, name: str, readings: list[mp.Node], label: str = "") -> str | None:
+        """A given already stated under another name (or in other words) that this value repeats, when no
+        given still unstated has it: `V = 28 g/mol` after `m = 28 g/mol`, "refractive index correction
+        (1.21)" after "refractive index (1.21)" (an invented quantity with a copied value)."""
+        for s, (first, words) in self.stated.items():
+            if not self.fits_given(s, readings) or (name and first == name):
+                continue
+            # the same words again (or none: `d_s = 30.0 cm` after `d = 30.0 cm`) are a restatement or a
+            # relabelling; new words describe an invented quantity
+            new = {w[:4] for w in _stems(_strip_numbers(label)) - _DESC_GENERIC if len(w) > 2}
+            if new - {w[:4] for w in _stems(_strip_numbers(words or first))}:
+                return s
+        return None
+
+    def repeated_given(self, s: str, raw: str) -> Finding:
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        return Finding(0, "fail", "MC", f"states {shown} as another quantity, but it is the value of {s} "
+                       f"({self.gt.descriptions.get(s, '')}), stated before; the problem has no such quantity.",
+                       info={"check": "given_repeated", "symbol": s})
+
+    def unit_kind_fits(self, name: str, node: mp.Node) -> bool:
+        """Whether a value written with a unit has the dimension of quantity `name` (a mass written in
+        g/mol or g/s does not, whatever its magnitude in SI); a bare number always fits."""
+        if not mp.has_units(node) or mp.variables(node):
+            return True
+        want = self.dims.get(name)
+        got = mp.dimension(node, self.dims)
+        return want is None or got is None or mp.same_dim(got, want)
+
     def given_ok(self, name: str, readings: list[mp.Node], stated: float, factor: float) -> bool:
         for node in readings:
+            if not self.unit_kind_fits(name, node):
+                continue
             for v in self.values(node):
                 written = v if mp.has_units(node) else v * factor  # bare: in the stated unit
                 alt = v  # bare: in SI
@@ -329,22 +460,31 @@ class _Checker:
         for raw, all_readings in segs:
             readings = self.plausible(all_readings, self.dims.get(name))
             symbolic = [n for n in readings if not mp.is_numeric(n)]
-            if symbolic and len(symbolic) == len(readings):
+            wrong_equation = None
+            if symbolic:
                 results = [self.identity_holds(lhs, n) for n in symbolic]
                 if any(r is True for r in results):
                     self.hits.add("equation")
+                    self.verified_eq.add(name)
+                    self.decided = True
                     continue
-                if all(r is None for r in results):
-                    continue
-                return Finding(0, "fail", "CM", f"uses {name} = {mp.to_text(symbolic[0])}; "
-                               + self.expected_relation(name), info={"check": "equation", "symbol": name})
+                if any(r is False for r in results):
+                    wrong_equation = Finding(0, "fail", "CM", f"uses {name} = {mp.to_text(symbolic[0])}; "
+                                             + self.expected_relation(name), info={"check": "equation", "symbol": name})
+                if len(symbolic) == len(readings):  # read only as an equation: judged as one
+                    if wrong_equation is None:
+                        continue
+                    return wrong_equation
             if name not in self.env[0]:
                 continue
             expected = self.env[0][name]
             results = [self.value_matches(n, expected, self._expected_factor(name), self.tol.value_rel)
                        for n in readings]
+            if wrong_equation is not None and not any(r is True for r in results):
+                return wrong_equation  # `acos(lam/(2 d))` with d the day read too: the equation is wrong
             if any(r is True for r in results):
                 self.hits.add("target_value" if name == self.gt.target else "value")
+                self.decided = True
                 suspicious = self.suspicious(name, readings, expected)
                 if suspicious:
                     return suspicious
@@ -436,13 +576,34 @@ class _Checker:
                 continue
             if tag == "given" and not mp.variables(node):
                 alias = self.alias_given(readings)
+                meant = self.described(self.label)
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings):
+                    return self.misdescribed_given(meant, _raw, alias)
+                if meant in self.gt.equations and meant != alias:
+                    return self.described_unknown(meant, _raw)
+                kind = _conventional_dim(name)
+                if kind is not None and not any(mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
+                                                if mp.has_units(n) for d in kind[1]) and \
+                        all(mp.has_units(n) for n in readings):
+                    return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
+                                   f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
                 if alias:
                     self.names[name] = alias
+                    self.aliased.add(alias)
+                    self.stated.setdefault(alias, (name, self.label))
                     return self.check_given(alias, segs)
+                again = self.stated_again(name, readings, self.label)
+                if again:
+                    return self.repeated_given(again, _raw)
                 if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
                     return self.unmatched_given(name, _raw)
                 self.hits.add("given")
+                self.decided = True
             numeric = mp.is_numeric(node)
+            if not numeric and self.inconsistent(all_readings):
+                return Finding(0, "fail", "CM", f"defines {name} = {mp.to_text(node)}, which adds or equates quantities "
+                               "of different kinds (it is dimensionally inconsistent).",
+                               info={"check": "dimension", "symbol": name})
             self.define(name, node, numeric)
             if numeric and self.gt.target in self.env[0] and name in self.env[0] and \
                     self.close(self.env[0][name], self.env[0][self.gt.target], self.tol.value_rel):
@@ -454,12 +615,151 @@ class _Checker:
         self.unchecked.append(name)
         return None
 
+    def unknown_names(self, clause: str) -> set[str]:
+        """Symbol-like names of an equation that have no value yet (an unknown the solution has not
+        defined): the equation cannot be checked until a later step defines them."""
+        parts = clause.split("=")
+        out: set[str] | None = None
+        for k, part in enumerate(parts):
+            if not part.strip():
+                continue
+            readings = self.readings(part, "lhs" if k == 0 and len(parts) > 1 else "rhs")
+            if not readings:
+                continue
+            names = {v for n in readings[:1] for v in mp.variables(n) if v not in self.env[0]}
+            out = names if out is None else out | names
+        return out or set()
+
+    def lift(self, node: mp.Node) -> mp.Node | None:
+        """The expression with each written number replaced by the quantity whose value it is (a given,
+        or a computed value within `value_rel`, of the same unit kind): `3.69*(9.8 - 3.23)` -> m2*(g - a).
+        Whole numbers without a unit are part of the equation (2, 1/2, 4 pi, the 1000 of a prefix).
+        None when another number matches no quantity (a slip): the form cannot be read back."""
+        failed = [False]
+
+        def go(n: mp.Node) -> mp.Node:
+            op = n[0]
+            if op in ("num", "qty"):
+                if op == "num" and re.fullmatch(r"\d{1,4}", n[2]):
+                    return n
+                for s in list(self.gt.givens) + [s for s in self.gt.equations if s in self.env[0]]:
+                    if not self.unit_kind_fits(s, n):
+                        continue
+                    if self.value_matches(n, self.env[0][s], self.gt.factors.get(s, 1.0),
+                                          1e-9 if s in self.gt.givens else self.tol.value_rel):
+                        return ("var", s)
+                failed[0] = True
+                return n
+            return (op, *[go(a) if isinstance(a, tuple) and a and isinstance(a[0], str) else a for a in n[1:]])
+
+        lifted = go(node)
+        return None if failed[0] else lifted
+
+    def wrong_relation(self, lhs: mp.Node, node: mp.Node) -> bool:
+        """A wrong value whose numbers, read back as the quantities they are, form a wrong relation
+        (`T = 3.69*(9.8 - 3.23)`: T = m2 (g - a); `K = n e V/1000`) when the solution has not written the
+        right relation for that quantity before: the equation is wrong, not the arithmetic (CM)."""
+        if lhs[0] == "var" and lhs[1] in self.verified_eq:
+            return False
+        core = node[1] if node[0] == "neg" else node
+        if lhs[0] == "var" and core[0] in ("num", "qty"):
+            return False  # a bare result is a value, not a relation
+        a, b = self.lift(lhs), self.lift(node)
+        if a is None or b is None or not (mp.variables(a) | mp.variables(b)):
+            return False  # a number matched no quantity (a slip), or nothing to read back
+        confirmed = set(self.confirmed)
+        holds = self.identity_holds(a, b)
+        self.confirmed = confirmed
+        return holds is False
+
+    def prose_relations(self, text: str) -> list[str]:
+        """Claims in words that state a relation of a quantity of the problem, as equations to check:
+        "the length of the pipe is L/2" -> "L = L/2". The words before `is`/`equals`/`becomes` must
+        describe one quantity (`described`), and what follows must read as maths up to the next word
+        (a symbol of the problem or a number with a unit): "the speed is the same" is not one."""
+        out: list[str] = []
+        plain = re.sub(r"\\[,;:! ]", " ", _strip_remarks(text))
+        for part in re.split(r"[;.](?:\s|$)|, so\b|, and\b|, thus\b|, hence\b|, which\b|:\s", plain):
+            if "=" in part or "≈" in part:
+                continue
+            m = _PROSE_VERB.search(part)
+            if not m:
+                continue
+            phrase = " ".join(part[:m.start()].split()[-8:])
+            sym = self.described(phrase)
+            if sym is None:
+                continue
+            rest = part[m.end():].strip()
+            if not rest or not (rest[0].isdigit() or rest[0] in "(-√\\" or re.match(r"[A-Za-zα-ωΑ-Ω]\w*", rest)):
+                continue
+            nodes = self.readings(rest, "rhs")
+            if not nodes or not any(mp.variables(n) & set(self.env[0]) or n[0] == "qty" for n in nodes):
+                continue
+            maths = _maths_prefix(rest, self.names)
+            after = re.match(r"\s*([A-Za-z]+)", rest[len(maths):])
+            if after and after.group(1).lower() in _WORD_OPERATORS:
+                continue  # "stress times area": the maths goes on in words
+            out.append(f"{sym} = {rest}")
+        return out[:4]
+
+    def inconsistent(self, readings: list[mp.Node]) -> bool:
+        """Every reading of an expression whose symbols all have known dimensions is dimensionally
+        inconsistent (`m1 + g`: a mass plus an acceleration)."""
+        bad = 0
+        for node in readings:
+            if any(self.dims.get(v) is None for v in mp.variables(node)):
+                return False
+            if mp.dimension(node, self.dims) is not None:
+                return False
+            bad += 1
+        return bad > 0
+
+    # -- which quantity a stated value is meant to be
+    def described(self, text: str, strict: bool = False) -> str | None:
+        """The quantity of the problem a piece of prose describes ("acoustic power" -> P, "mass of the
+        helium" -> m), or None: the quantity whose description's content words (5-letter stems) the text
+        covers best, at least half of them, ties broken by the number of words shared; still tied, None.
+        `strict` (prose with no value to go by): at least two words shared and 60% covered."""
+        if not text:
+            return None
+        words = _stems(_strip_numbers(text)) - _DESC_GENERIC
+        best: list[tuple[float, int, str]] = []
+        for s, desc in self.gt.descriptions.items():
+            d = _stems(desc) - _DESC_GENERIC
+            common = len(d & words)
+            if not d or not common or common / len(d) < 0.5 or strict and (common < 2 or common / len(d) < 0.6):
+                continue
+            best.append((common / len(d), common, s))
+        if not best:
+            return None
+        best.sort(reverse=True)
+        if len(best) > 1 and best[0][:2] == best[1][:2]:
+            return None
+        return best[0][2]
+
+    def fits_given(self, name: str, readings: list[mp.Node]) -> bool:
+        g = self.gt.givens[name]
+        return self.given_ok(name, readings, float(g["value"]), self.gt.factors.get(name, 1.0))
+
+    def described_unknown(self, meant: str, raw: str) -> Finding:
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(meant, meant)}, a quantity to be found, "
+                       f"as {shown}; it is no given of the problem.", info={"check": "given_unknown", "symbol": meant})
+
+    def misdescribed_given(self, meant: str, raw: str, other: str | None) -> Finding:
+        g = self.gt.givens[meant]
+        shown = raw if len(raw) < 40 else raw[:37] + "..."
+        why = f", which is the value of {other} ({self.gt.descriptions.get(other, '')})" if other else ""
+        return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(meant, meant)} as {shown}{why}; the "
+                       f"problem gives {meant} = {_with_unit(float(g['value']), g.get('unit', ''))}.",
+                       info={"check": "given_described", "symbol": meant})
+
     # -- givens that are no quantity of the problem
     def implied(self, readings: list[mp.Node]) -> str | None:
         """What a stated number that is no given of the problem may legitimately be, or None: zero, a
         physical constant (`CONSTANTS_SI`, `CONSTANT_MAGNITUDES`), a number written in the question, or
         the value (SI or display unit, within `value_rel`) of any quantity of the ground truth, a correct
-        intermediate included."""
+        intermediate included but not the answer; each of its own unit kind when written with a unit."""
         for node in readings:
             if mp.variables(node):
                 continue
@@ -469,7 +769,10 @@ class _Checker:
                 mag = -node[1][1]
             if any(v == 0 for v in vals) or mag == 0:
                 return "zero"
-            if any(self.close(abs(v), c, self.tol.constant_rel) for v in vals for c in CONSTANTS_SI):
+            dim = mp.dimension(node, self.dims) if node[0] == "qty" else None
+            if any(self.close(abs(v), c, self.tol.constant_rel) and (
+                    dim is None or not u or mp.same_dim(dim, mp.dim_of_unit(u.replace("^", "**"))))
+                    for v in vals for c, u in zip(CONSTANTS_SI, CONSTANT_UNITS)):
                 return "a physical constant"
             if node[0] == "num" and any(self.close(abs(node[1]), c, 1e-3) for c in CONSTANT_MAGNITUDES):
                 return "a physical constant"
@@ -477,20 +780,27 @@ class _Checker:
                 return "a right or straight angle"
             bare, si = self.question_numbers
             if (node[0] == "num" and any(self.close(node[1], q, 1e-9) for q in bare)) or \
-                    (node[0] == "qty" and any(self.close(v, q, 1e-6) for v in vals for q in si)):
-                return "a number of the question"
+                    (node[0] == "qty" and any(self.close(v, q, 1e-6) and (dim is None or qd is None or
+                                                                          mp.same_dim(dim, qd))
+                                              for v in vals for q, qd in si)):
+                return "a number of the question"  # of the same kind when it has a unit
             for s, v in self.env[0].items():
-                if self.value_matches(node, v, self.gt.factors.get(s, 1.0), self.tol.value_rel):
+                if not self.unit_kind_fits(s, node) or s == self.gt.target:
+                    continue  # the answer itself stated as a given is no implied value (an option copied)
+                f = self.gt.factors.get(s, 1.0)  # a single stated value: no rounding spread (1000 J is not 1500 J)
+                if any(self.close(x, t, self.tol.value_rel) for x in vals
+                       for t in ([v] if mp.has_units(node) or f in (0.0, 1.0) else [v, v / f])):
                     return s
             if node[0] == "qty" and vals:  # a sum or difference of two givens of one unit (total mass m1 + m2)
-                for a, b in self.given_pairs():
+                for a, b in self.given_pairs(dim):
                     if any(self.close(vals[0], c, self.tol.value_rel) for c in (a + b, abs(a - b))):
                         return "a sum or difference of givens"
         return None
 
-    def given_pairs(self) -> list[tuple[float, float]]:
-        """SI values of pairs of givens stated in the same unit."""
-        items = [(g.get("unit", ""), self.env[0].get(s)) for s, g in self.gt.givens.items()]
+    def given_pairs(self, dim: mp.Dim | None = None) -> list[tuple[float, float]]:
+        """SI values of pairs of givens stated in the same unit (of dimension `dim` when given)."""
+        items = [(g.get("unit", ""), self.env[0].get(s)) for s, g in self.gt.givens.items()
+                 if dim is None or self.dims.get(s) is None or mp.same_dim(self.dims[s], dim)]
         return [(va, vb) for i, (ua, va) in enumerate(items) for ub, vb in items[i + 1:]
                 if ua and ua == ub and va is not None and vb is not None]
 
@@ -518,26 +828,52 @@ class _Checker:
         by value, or `implied`). Prose without either is not judged."""
         plain = mp.normalize(_strip_remarks(text))
         if not re.search(r"\d", plain):
+            meant = self.described(self.label, strict=True)
+            if meant in self.gt.equations and meant not in self.gt.givens:  # "energy: kinetic energy: Joules"
+                return Finding(0, "fail", "MC", f"lists the {self.gt.descriptions.get(meant, meant)}, a quantity to be "
+                               "found, among the givens.", info={"check": "given_unknown", "symbol": meant})
             words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
             if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
                 return None
             unknown = [w for w in words if not self.known_given_name(w, any_symbol)]
             if not unknown:
                 self.hits.add("given")
+                self.decided = True
                 return None
             w = unknown[0]
             return Finding(0, "fail", "MC", f"names {w} without a value, and the problem has no given called {w}; "
                            f"the problem gives {self.given_list()}.", info={"check": "given_unmatched", "symbol": w})
+        plain = _SYMBOL_LABEL.sub(" ", plain)  # "249 K (T)": a symbol written as a label, not a factor
+        start = 0
         for m in re.finditer(r"(?<![\w.])\d", plain):
+            if m.start() < start:
+                continue
             try:
-                node, _used, _total = mp.parse_prefix(plain[m.start():], self._names_obj(), True)
+                node, used, _total = mp.parse_prefix(plain[m.start():], self._names_obj(), True)
             except mp.ParseFail:
                 continue
             if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not
                                                                  re.fullmatch(r"\d{1,2}", node[2]))):
                 continue
-            if self.alias_given([node]) or self.implied([node]) is not None:
+            # the words that describe this number: those since the previous number ("... frequency 617 Hz,
+            # with a velocity of 4.5 m/s": 4.5 m/s is "with a velocity of")
+            label = plain[start:m.start()] if self.label else ""
+            start = m.start() + len(mp.to_text(node))
+            alias = self.alias_given([node])
+            meant = self.described(label)
+            if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
+                return self.misdescribed_given(meant, mp.to_text(node), alias)
+            if meant in self.gt.equations and meant != alias:
+                return self.described_unknown(meant, mp.to_text(node))
+            if alias:
+                self.stated.setdefault(alias, ("", label or mp.to_text(node)))
+            else:
+                again = self.stated_again("", [node], label or " ")
+                if again:
+                    return self.repeated_given(again, mp.to_text(node))
+            if alias or self.implied([node]) is not None:
                 self.hits.add("given")
+                self.decided = True
                 continue
             shown = mp.to_text(node)
             return Finding(0, "fail", "MC", f"states {shown}, which is no quantity of the problem (neither a "
@@ -588,9 +924,10 @@ class _Checker:
         return False
 
     def alias_given(self, readings: list[mp.Node]) -> str | None:
-        used = set(self.names.values())
+        """The given a value stated under another name is (by value and unit kind); a given the solution
+        already stated under another name is not matched twice."""
         for s, g in self.gt.givens.items():
-            if s in used and any(self.names.get(c) == s and c != mp.canonical_name(s) for c in self.names):
+            if s in self.aliased or s in self.stated:
                 continue
             if self.given_ok(s, readings, float(g["value"]), self.gt.factors.get(s, 1.0)):
                 return s
@@ -614,6 +951,7 @@ class _Checker:
                         res = self.identity_holds(a, b)
                     if res is True:
                         ok = True
+                        self.decided = True
                         self.hits.add("value" if mp.is_numeric(a) or mp.is_numeric(b) else "equation")
                         break
                     if res is False:
@@ -626,7 +964,7 @@ class _Checker:
                 what = f"{mp.to_text(a)} = {mp.to_text(b)}"
                 if numeric:
                     return Finding(0, "fail", "CE", f"writes {what}, which does not hold for the given values.",
-                                   numeric=True, info={"check": "relation"})
+                                   numeric=True, info={"check": "relation"}, nodes=[a, b])
                 return Finding(0, "fail", "CM", f"writes {what}, which does not follow from the governing "
                                "equations.", info={"check": "relation"})
         return None
@@ -653,6 +991,9 @@ class _Checker:
         computed = [s for s in found if s not in gt.givens]
         if computed and computed[0] == gt.target:
             return True, None
+        lhs = re.match(r"\s*([A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ]*)\s*=", plain)
+        if lhs and self.names.get(mp.canonical_name(lhs.group(1))) == gt.target:
+            return True, None  # "Q = ...": the target named by the equation written for it (checked as one)
         other = computed[0] if computed else None
         words = [w for w in re.findall(r"[a-z]{4,}", gt.target_desc.lower()) if w not in mp.STOPWORDS]
         low = text.lower()
@@ -676,15 +1017,52 @@ class _Checker:
         """Indices of the ground-truth principles the text names: a keyword or the principle's name whose
         words (lower-case, plural/-ed/-ing endings dropped, in any order) all occur in the text."""
         words = _stems(text)
+        formulas = _formula_key(text)
         hits = set()
         for i, p in enumerate(self.gt.principles):
             cues = [_stems(k) for k in p.get("keywords", [])] + [_stems(p.get("name", ""))]
             if any(c and c <= words for c in cues):
                 hits.add(i)
+            # the principle's own formula written out ("Q = C*V" for the keyword "Q = CV")
+            elif any(f and f in formulas for f in (_formula_key(c) for c in [p.get("name", ""), *p.get("keywords", [])]
+                                                   if "=" in c for c in re.findall(r"[^()]*=[^()]*", c))):
+                hits.add(i)
         return hits
 
 
 MAX_GIVEN_CLAUSES = 12
+
+
+def _formula_key(text: str) -> str:
+    """A formula without spaces and multiplication signs, for a textual match ("Q = C*V" -> "Q=CV")."""
+    return re.sub(r"[\s*·×]", "", mp.normalize(text))
+_LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
+_SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
+# letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
+# symbols are read as the problem defines them): t a time, m a mass, v a speed, F a force
+_CONVENTIONAL = {"t": ("time", ("s",)), "m": ("mass", ("kg",)), "v": ("speed", ("m/s",)), "F": ("force", ("N",))}
+
+
+def _conventional_dim(name: str) -> tuple[str, list[mp.Dim]] | None:
+    m = re.fullmatch(r"([tmvF])(?:\d*|_\w*)", name)
+    if not m:
+        return None
+    word, units = _CONVENTIONAL[m.group(1)]
+    return word, [d for d in (mp.dim_of_unit(u) for u in units) if d is not None]
+_WORD_OPERATORS = frozenset("times divided over plus minus multiplied squared cubed per by into of".split())
+
+
+def _maths_prefix(text: str, names: dict[str, str]) -> str:
+    """The leading run of a text that is maths (symbols, numbers, operators), up to the first word of
+    three or more letters that is no symbol, function, unit or Greek name."""
+    for m in re.finditer(r"[A-Za-z]{3,}", text):
+        w = m.group(0)
+        if w in names or w in mp.FUNCTIONS or w in mp.GREEK_NAMES or mp.unit_word(w) is not None:
+            continue
+        return text[:m.start()]
+    return text
+_PROSE_VERB = re.compile(r"\b(?:is equal to|is|are|equals|becomes)\b\s*(?:just\s+|simply\s+|given by\s+)?")
+_FUNCTION_OF = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω]*)\s*\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*\)\s*$")
 _ENDS_WITH_NAME = re.compile(r"(?:^|[\s,:])[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*\s*$")
 _NAME_RE = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*")
 # description words too common to identify a target ("the magnitude of the ...", "the value of ...")
@@ -693,11 +1071,21 @@ _GENERIC_STEMS = frozenset({"magni", "value", "quant", "final", "total", "requi"
                             "this", "with", "from", "into", "after", "befor", "given", "each"})
 
 
-def _numbers_in(text: str) -> tuple[set[float], set[float]]:
-    """The numbers written in a text (the question): (bare magnitudes, SI values of those with a unit).
-    Exponents (`m/s^2`) are not numbers of the text."""
+# description words that do not tell quantities apart
+_DESC_GENERIC = frozenset({"magni", "value", "quant", "the", "of", "in", "at", "on", "to", "by", "for", "from",
+                           "and", "one", "each", "its", "is", "as", "a", "an", "wit", "with"})
+
+
+def _strip_numbers(text: str) -> str:
+    """Prose of a step: numbers, maths symbols and unit-like tokens dropped (short words are not stems)."""
+    return re.sub(r"[-+]?\d[\d.,]*(?:[eE][-+]?\d+)?|[=*/^()_\\{}]", " ", text)
+
+
+def _numbers_in(text: str) -> tuple[set[float], set[tuple[float, mp.Dim | None]]]:
+    """The numbers written in a text (the question): (bare magnitudes, (SI value, dimension) of those
+    with a unit). Exponents (`m/s^2`) are not numbers of the text."""
     bare: set[float] = set()
-    si: set[float] = set()
+    si: set[tuple[float, mp.Dim | None]] = set()
     plain = mp.normalize(text or "")
     for m in re.finditer(r"(?<![\w.^])\d", plain):
         try:
@@ -708,7 +1096,7 @@ def _numbers_in(text: str) -> tuple[set[float], set[float]]:
             bare.add(node[1])
         elif node[0] == "qty":
             bare.add(node[1])
-            si.add(node[1] * node[2])
+            si.add((node[1] * node[2], node[3]))
     return bare, si
 
 
