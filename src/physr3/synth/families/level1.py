@@ -243,7 +243,7 @@ register_family(Family(
         H,
     ],
     find=("lam", "the de Broglie wavelength"),
-    principles=[principle("de Broglie relation", "a particle of momentum p = m*v has wavelength lam = h/p",
+    principles=[principle("de Broglie relation", "a particle of momentum m*v has wavelength lam = h/(m*v)",
                           "de broglie", "matter wave")],
     steps=[compute("lam", "h/(m*v)", "m", "de Broglie wavelength")],
 ))
