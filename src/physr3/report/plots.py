@@ -92,11 +92,11 @@ def percent_bars(panels: Sequence[tuple[str, Sequence[str], dict[str, Sequence]]
     names = list(dict.fromkeys(s for _, _, series in panels for s in series))
     for ax, (panel_title, groups, series) in zip(axes[:, 0], panels):
         k = max(1, len(series))
-        width = 0.8 / k
+        width = min(0.8 / k, 0.22)  # a lone group keeps slim bars
         for i, (name, cells) in enumerate(series.items()):
             colour = colour_for(name, colours, names)
             for g, cell in enumerate(cells):
-                x = g - 0.4 + width * (i + 0.5)
+                x = g + width * (i + 0.5 - k / 2)
                 value = None if cell is None else cell.value
                 if value is None:
                     ax.text(x, 1.5, "n/a", ha="center", va="bottom", fontsize=6.5, color="#888", rotation=90)
@@ -111,7 +111,7 @@ def percent_bars(panels: Sequence[tuple[str, Sequence[str], dict[str, Sequence]]
                                 fmt="none", ecolor="#222", elinewidth=0.9, capsize=2.5, zorder=6)
                     top = cell.high
                 ax.text(x, min(top, 100) + 1.5, f"{value:.0f}" if value in (0, 100) else f"{value:.1f}",
-                        ha="center", va="bottom", fontsize=6.5, clip_on=False)
+                        ha="center", va="bottom", fontsize=7, clip_on=False)
         ax.set_xticks(range(len(groups)), groups, fontsize=8)
         ax.set_xlim(-0.5, len(groups) - 0.5)
         ax.set_ylim(0, 100)
@@ -119,7 +119,8 @@ def percent_bars(panels: Sequence[tuple[str, Sequence[str], dict[str, Sequence]]
         ax.grid(axis="y", color="#ddd", lw=0.6)
         ax.set_axisbelow(True)
         ax.set_ylabel(ylabel, fontsize=8)
-        ax.set_title(panel_title, fontsize=9, loc="left")
+        ax.set_title(panel_title, fontsize=9, loc="left", pad=12)  # room for value labels at 100
+        ax.tick_params(axis="y", labelsize=8)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
     handles = [plt.Rectangle((0, 0), 1, 1, color=colour_for(n, colours, names)) for n in names]
