@@ -79,6 +79,9 @@ def test_runs_of_one_model_merge_into_one_row_and_the_newer_run_wins(tmp_path):
     assert (sup.model, sup.benchmark, sup.condition) == ("m1", "a", "cot")
     assert sup.winner.path == new and [r.path for r in sup.losers] == [old]
     assert sup.conflicts == {"generation.max_new_tokens": (384, 128)}
+    # sft comes from the older run only: the row mixes token budgets, which the page flags too
+    assert merged.row_conflicts("m1") == {"generation.max_new_tokens": [(384, ["cot", "rag"]), (128, ["sft"])]}
+    assert merged.row_conflicts("m2") == {}
     t = {x.name: x for x in build_tables(merged)}
     rows = {r[0]: r[1:] for r in t["accuracy_a"].rows}
     assert list(rows) == ["m1", "m2"]  # one row per model

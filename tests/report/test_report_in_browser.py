@@ -97,6 +97,7 @@ def test_report_page_in_headless_chromium(report, formatted_tiny_dir, tmp_path):
 
     # the page says where the shared cell came from, and flags the setting that differs
     merging = page[page.index("id='merging'"):page.index("</section>", page.index("id='merging'"))]
+    assert "on synth-test: from <code>" in merging
     assert f"from <code>{second}</code>" in merging and f"replacing <code>{first}</code>" in merging
     assert "generation.max_new_tokens" in merging
 

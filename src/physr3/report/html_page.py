@@ -45,7 +45,7 @@ figure{margin:1rem 0 1.6rem}figure img{max-width:100%;height:auto;display:block;
 figcaption{font-size:13px;color:#444;margin-top:.3rem}
 nav ol{columns:2;column-gap:2rem;margin:.3rem 0;padding-left:1.4rem}
 details{margin:.3rem 0}summary{cursor:pointer}
-.runs td,.runs th{text-align:left}
+.runs td,.runs th{text-align:left}.runs td code{display:inline-block;min-width:9rem}
 """
 
 
@@ -61,6 +61,16 @@ def _value(v) -> str:
     return text if len(text) <= 90 else text[:89] + "…"
 
 
+def _cells_summary(summary: dict) -> str:
+    """What a run measured, compactly: "cot, sft, ours on scieval (164), jeebench (123)" when every condition
+    ran on the same items, one clause per condition otherwise."""
+    grids = {c: tuple((b, s.get("n")) for b, s in per.items()) for c, per in summary.items()}
+    if len(set(grids.values())) == 1:
+        (grid,) = set(grids.values())
+        return f"{', '.join(grids)} on " + ", ".join(f"{b} ({n})" for b, n in grid)
+    return "; ".join(f"{c} on " + ", ".join(f"{b} ({n})" for b, n in grid) for c, grid in grids.items())
+
+
 def _header(merged: Merged, train_path: Path | None) -> list[str]:
     e = html.escape
     now = _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
@@ -69,9 +79,9 @@ def _header(merged: Merged, train_path: Path | None) -> list[str]:
            f"<p class='meta'>{len(merged.runs)} eval run(s) of {len(merged.models)} model(s): {models}; "
            f"{len(merged.benchmarks)} benchmark(s), {len(merged.conditions)} condition(s). Generated {e(now)}."
            "</p>", "<div class='scroll'><table class='runs'><thead><tr><th>#</th><th>run folder</th><th>model</th>"
-           "<th>cells (condition / benchmark, items)</th><th>started</th><th>commit</th></tr></thead><tbody>"]
+           "<th>conditions on benchmarks (items)</th><th>started</th><th>commit</th></tr></thead><tbody>"]
     for i, r in enumerate(merged.runs, 1):
-        cells = "; ".join(f"{c} / {b} ({s.get('n')})" for c, per in r.summary.items() for b, s in per.items())
+        cells = _cells_summary(r.summary)
         out.append(f"<tr><td>{i}</td><td><code>{e(str(r.path))}</code></td><td><code>{e(r.model)}</code></td>"
                    f"<td>{e(cells)}</td><td>{e(r.started)}</td><td><code>{e(r.commit or 'unknown')}</code></td></tr>")
     out.append("</tbody></table></div>")
@@ -97,7 +107,7 @@ def _header(merged: Merged, train_path: Path | None) -> list[str]:
 
 
 def _merge_section(merged: Merged) -> list[str]:
-    from physr3.report.paper_tables import SUPERSEDED_MARK, condition_label, diff_excerpts
+    from physr3.report.paper_tables import SUPERSEDED_MARK, condition_label, diff_excerpts, grouped_superseded
 
     e = html.escape
     out = ["<section id='merging'><h2>Runs and merging</h2>",
@@ -105,18 +115,25 @@ def _merge_section(merged: Merged) -> list[str]:
            "measured by more than one run is taken from the newer run (later start time in run.json) and marked "
            f"{SUPERSEDED_MARK} in the tables; settings that differ between those runs are flagged as conflicts."
            "</p>"]
+    for model in merged.models:
+        mixed = merged.row_conflicts(model)
+        if mixed:
+            out.append(f"<p><span class='warn'>Row {e(model)} mixes runs with different settings:</span> " +
+                       "; ".join(f"<code>{e(k)}</code> " + " vs ".join(
+                           f"{e(_value(v))} ({e(', '.join(condition_label(c) for c in conds))})"
+                           for v, conds in vals) for k, vals in mixed.items()) + ".</p>")
     if not merged.superseded:
         out.append("<p>No cell was measured by more than one run.</p></section>")
         return out
     out.append("<ul>")
-    for s in merged.superseded:
-        losers = ", ".join(f"<code>{e(str(r.path))}</code> (started {e(r.started)})" for r in s.losers)
-        item = (f"<li><b>{e(s.model)} / {e(s.benchmark)} / {e(condition_label(s.condition))}</b>: from "
-                f"<code>{e(str(s.winner.path))}</code> (started {e(s.winner.started)}), replacing {losers}.")
-        if s.conflicts:
+    for model, cond, benches, winner, losers, conflicts in grouped_superseded(merged):
+        older = ", ".join(f"<code>{e(str(r.path))}</code> (started {e(r.started)})" for r in losers)
+        item = (f"<li><b>{e(model)} / {e(condition_label(cond))}</b> on {e(', '.join(benches))}: from "
+                f"<code>{e(str(winner.path))}</code> (started {e(winner.started)}), replacing {older}.")
+        if conflicts:
             item += "<br><span class='warn'>Conflicting settings:</span> " + "; ".join(
                 "<code>{}</code> = <code>{}</code> (shown) vs <code>{}</code>".format(
-                    e(k), *(e(x) for x in diff_excerpts(new, old))) for k, (new, old) in s.conflicts.items())
+                    e(k), *(e(x) for x in diff_excerpts(new, old))) for k, (new, old) in conflicts.items())
         out.append(item + "</li>")
     out.append("</ul></section>")
     return out

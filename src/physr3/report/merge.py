@@ -160,6 +160,25 @@ class Merged:
     conditions: list[str]
     superseded: list[Superseded]
 
+    def row_conflicts(self, model: str) -> dict[str, list[tuple[Any, list[str]]]]:
+        """Shared settings (CELL_SETTINGS) that differ between the runs whose cells make up one model's row:
+        {setting: [(value, [conditions with cells from runs with that value]), ...]}. Comparing two conditions
+        measured with different token budgets or seeds is worth a warning even when no cell is shared."""
+        per_key: dict[str, dict[str, list[str]]] = {}
+        for (m, _, condition), run in self.cells.items():
+            if m != model:
+                continue
+            for k in CELL_SETTINGS:
+                conds = per_key.setdefault(k, {}).setdefault(repr(_get(run.config, k)), [])
+                if condition not in conds:
+                    conds.append(condition)
+        out = {}
+        for k, by_value in per_key.items():
+            if len(by_value) > 1:
+                runs_values = {repr(_get(r.config, k)): _get(r.config, k) for r in self.runs}
+                out[k] = [(runs_values.get(v, v), conds) for v, conds in by_value.items()]
+        return out
+
     def summary(self, model: str, benchmark: str, condition: str) -> dict | None:
         run = self.cells.get((model, benchmark, condition))
         return None if run is None else run.summary[condition][benchmark]

@@ -385,22 +385,37 @@ def write_report(run_dirs: list[str], out: str | None = None, train_dir: str | N
     return out_dir
 
 
+def grouped_superseded(merged: Merged) -> list[tuple[str, str, list[str], EvalRun, list[EvalRun], dict]]:
+    """Replaced cells grouped by (model, condition, winner, losers, conflicts): one line for "cot on five
+    benchmarks came from run B, not run A" instead of five."""
+    groups: dict[tuple, list] = {}
+    for s in merged.superseded:
+        key = (s.model, s.condition, str(s.winner.path), tuple(str(r.path) for r in s.losers), repr(s.conflicts))
+        groups.setdefault(key, [s.model, s.condition, [], s.winner, s.losers, s.conflicts])[2].append(s.benchmark)
+    return [tuple(g) for g in groups.values()]
+
+
 def merge_notes(merged: Merged) -> list[str]:
-    """One line per cell two runs share: which run the value comes from, and any conflicting settings."""
+    """One line per group of cells two runs share: which run the values come from, and conflicting settings."""
+    mixed = []
+    for model in merged.models:
+        for k, vals in merged.row_conflicts(model).items():
+            mixed.append(f"- **Row {model} mixes runs with different settings:** {k} " + " vs ".join(
+                f"{v!r} ({', '.join(condition_label(c) for c in conds)})" for v, conds in vals) + ".")
     if not merged.superseded:
-        return ["No cell was measured by more than one run."]
+        return ["No cell was measured by more than one run."] + ([""] + mixed if mixed else [])
     out = [f"{len(merged.superseded)} cell(s) were measured by more than one run; the newer run's value is shown "
            f"(marked {SUPERSEDED_MARK}; newer = later start time in run.json)."]
-    for s in merged.superseded:
-        line = (f"- {s.model} / {s.benchmark} / {condition_label(s.condition)}: from `{s.winner.path}` "
-                f"(started {s.winner.started}), replacing " +
-                ", ".join(f"`{r.path}` (started {r.started})" for r in s.losers) + ".")
-        if s.conflicts:
+    for model, cond, benches, winner, losers, conflicts in grouped_superseded(merged):
+        line = (f"- {model} / {condition_label(cond)} on {', '.join(benches)}: from `{winner.path}` "
+                f"(started {winner.started}), replacing " +
+                ", ".join(f"`{r.path}` (started {r.started})" for r in losers) + ".")
+        if conflicts:
             line += " **Conflicting settings:** " + "; ".join(
                 "{} = {!r} (shown) vs {!r}".format(k, *diff_excerpts(new, old)) for k, (new, old) in
-                s.conflicts.items()) + "."
+                conflicts.items()) + "."
         out.append(line)
-    return out
+    return out + ([""] + mixed if mixed else [])
 
 
 def diff_excerpts(new, old, context: int = 30) -> tuple[str, str]:

@@ -93,6 +93,7 @@ def percent_bars(panels: Sequence[tuple[str, Sequence[str], dict[str, Sequence]]
     for ax, (panel_title, groups, series) in zip(axes[:, 0], panels):
         k = max(1, len(series))
         width = min(0.8 / k, 0.22)  # a lone group keeps slim bars
+        crowded = k * len(groups) > 16  # whole-number labels, so neighbouring labels do not touch
         for i, (name, cells) in enumerate(series.items()):
             colour = colour_for(name, colours, names)
             for g, cell in enumerate(cells):
@@ -110,7 +111,8 @@ def percent_bars(panels: Sequence[tuple[str, Sequence[str], dict[str, Sequence]]
                     ax.errorbar(x, value, yerr=[[max(0.0, value - cell.low)], [max(0.0, cell.high - value)]],
                                 fmt="none", ecolor="#222", elinewidth=0.9, capsize=2.5, zorder=6)
                     top = cell.high
-                ax.text(x, min(top, 100) + 1.5, f"{value:.0f}" if value in (0, 100) else f"{value:.1f}",
+                label = f"{value:.0f}" if value in (0, 100) or crowded else f"{value:.1f}"
+                ax.text(x, min(top, 100) + 1.5, label,
                         ha="center", va="bottom", fontsize=7, clip_on=False)
         ax.set_xticks(range(len(groups)), groups, fontsize=8)
         ax.set_xlim(-0.5, len(groups) - 0.5)
