@@ -136,3 +136,25 @@ def test_report_refuses_a_folder_without_summary_and_a_broken_summary(tmp_path, 
     assert main(["report", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert "summary.json: line 1" in err and err.count("\n") == 1
+
+
+def test_training_figures_come_from_the_ours_adapters_training_run(tmp_path):
+    train = tmp_path / "train"
+    (train / "adapter").mkdir(parents=True)
+    # two steps as physr3.train.refine.summarize writes them (only the fields the figures read, plus a few)
+    steps = [{"step": 1, "problems": 4, "r1_mean": 0.2, "r2_mean": 0.3, "acc_y1": 0.0, "acc_y2": 0.25,
+              "transitions": {"RR": 0, "RW": 0, "WR": 1, "WW": 3}, "skip_rate": 0.0},
+             {"step": 2, "problems": 4, "r1_mean": 0.4, "r2_mean": 0.35, "acc_y1": 0.25, "acc_y2": 0.25,
+              "transitions": {"RR": 1, "RW": 0, "WR": 0, "WW": 2}, "skip_rate": 0.25}]
+    (train / "metrics.jsonl").write_text("".join(json.dumps(m) + "\n" for m in steps))
+    run = _run(tmp_path, "ev", "m", {"ours": {"a": _cell(4, 1)}})
+    cfg = yaml.safe_load((run / "config.yaml").read_text())
+    cfg["eval"] = {"ours_adapter": str(train / "adapter")}
+    (run / "config.yaml").write_text(yaml.safe_dump(cfg))
+    assert main(["report", str(run), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "id='fig-transitions'" in page and "id='fig-learning'" in page
+    assert "n = 7 revisions" in page and str(train / "metrics.jsonl") in page
+    assert (tmp_path / "out" / "learning_curves.png").is_file()
+    # without the training run the page simply has no training figures; a wrong --train is refused
+    assert main(["report", str(run), "--out", str(tmp_path / "out2"), "--train", str(tmp_path)]) == 2

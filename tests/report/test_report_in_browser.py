@@ -22,11 +22,9 @@ from physr3.cli import main
 
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome") if shutil.which(n)),
                 None)
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (Debian: apt-get install -y "
-                                                "chromium); the browser test needs it"),
-    pytest.mark.slow,  # the formatted tiny model takes ~45 s to train on 2 busy cores (shared with other slow tests)
-]
+pytestmark = pytest.mark.slow  # the formatted tiny model takes ~45 s to train on 2 busy cores (shared fixture)
+needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="headless Chromium is not installed (Debian: "
+                                                           "apt-get install -y chromium); the browser test needs it")
 
 PROBE = """<script>
 window.addEventListener('load', () => {
@@ -67,6 +65,7 @@ def report(two_eval_runs, tmp_path_factory):
     return out, first, second
 
 
+@needs_chromium
 def test_report_page_in_headless_chromium(report, formatted_tiny_dir, tmp_path):
     out, first, second = report
     page = (out / "index.html").read_text()

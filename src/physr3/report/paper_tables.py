@@ -321,7 +321,9 @@ def build_figures(merged: Merged, out_dir: Path, train_metrics: list[dict] | Non
                      f"step(s), n = {total} revisions; error bars are 95% Wilson intervals.",
                      plots.percent_bars([("", [f"y1 → y2 (n={total})"], cells)], out_dir / "transitions.png",
                                         "y1 → y2 transitions", "share of revisions (%)",
-                                        plots.TRANSITION_COLOURS)))
+                                        plots.TRANSITION_COLOURS,
+                                        {"RR": "RR (stayed right)", "RW": "RW (broken)", "WR": "WR (fixed)",
+                                         "WW": "WW (stayed wrong)"})))
         figs.append(("fig-learning", "Learning curves of the refine training",
                      "Per training step: accuracy (%) of the first attempts y1 and the revisions y2 on the "
                      "problems drawn, and their mean step reward r = e/(n+1).",
@@ -332,7 +334,7 @@ def build_figures(merged: Merged, out_dir: Path, train_metrics: list[dict] | Non
 def find_training(merged: Merged, train_dir: str | None) -> tuple[Path | None, list[dict]]:
     """The refine run's metrics.jsonl: `--train DIR`, else next to the `ours` adapter an eval run used."""
     candidates = [Path(train_dir)] if train_dir else []
-    for run in merged.runs:
+    for run in merged.runs if not train_dir else ():  # an explicit --train is the only place looked at
         adapter = (run.config.get("eval") or {}).get("ours_adapter")
         if adapter and "ours" in run.summary:
             candidates += [Path(adapter), Path(adapter).parent]

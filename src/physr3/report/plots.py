@@ -146,6 +146,7 @@ def learning_curves(metrics: Sequence[dict], path: Path) -> Path:
             if pts:
                 ax.plot(*zip(*pts), marker="o", ms=3.5, color=colour, label=label, clip_on=False)
         ax.legend(fontsize=8, loc="upper left", frameon=False)
+        ax.tick_params(labelsize=8)
         ax.grid(axis="y", color="#ddd", lw=0.6)
         for side in ("top", "right"):
             ax.spines[side].set_visible(False)
