@@ -138,7 +138,8 @@ def write_demo_report(root: Path) -> Path:
     if summary:  # the full page: every table with n and intervals, the figures, one self-contained HTML file
         write_report([str(root / "eval")], str(root / "report"),
                      str(root / "train") if (root / "train" / "metrics.jsonl").is_file() else None)
-        lines[2:2] = ["The full report with every table, interval and figure: `report/index.html` "
+        at = lines.index("## Accuracy on the held-out generated test set")
+        lines[at:at] = ["The full report with every table, interval and figure: `report/index.html` "
                       "(one self-contained page; `physr3 report` merges further eval runs into it).", ""]
     path = root / "report.md"
     write_text_atomic(path, "\n".join(lines))
