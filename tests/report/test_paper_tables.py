@@ -158,3 +158,12 @@ def test_training_figures_come_from_the_ours_adapters_training_run(tmp_path):
     assert (tmp_path / "out" / "learning_curves.png").is_file()
     # without the training run the page simply has no training figures; a wrong --train is refused
     assert main(["report", str(run), "--out", str(tmp_path / "out2"), "--train", str(tmp_path)]) == 2
+
+
+def test_page_shows_conflicting_values_plainly(tmp_path):
+    old = _run(tmp_path, "old", "m1", {"sft": {"a": _cell(4, 1)}}, max_new_tokens=128)
+    new = _run(tmp_path, "new", "m1", {"cot": {"a": _cell(4, 2)}}, started="2026-03-01T00:00:00+00:00")
+    assert main(["report", str(old), str(new), "--out", str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "index.html").read_text()
+    assert "mixes runs with different settings:</span> <code>generation.max_new_tokens</code> 128 (SFT) vs " \
+           "384 (CoT)" in page

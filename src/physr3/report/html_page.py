@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import datetime as _dt
 import html
+import json
 from pathlib import Path
 
 import yaml
@@ -57,7 +58,7 @@ def _img(path: Path) -> str:
 def _value(v) -> str:
     if v is None:
         return "–"
-    text = v if isinstance(v, str) else yaml.safe_dump(v, default_flow_style=True).strip()
+    text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
     return text if len(text) <= 90 else text[:89] + "…"
 
 
