@@ -11,6 +11,10 @@ from pathlib import Path
 
 from physr3.problems import write_text_atomic
 from physr3.report import plots, tables
+from physr3.report.intervals import wilson_interval
+from physr3.report.merge import load_run, merge_runs
+from physr3.report.paper_tables import CellStats, write_report
+from physr3.report.tables import Stat
 
 ERROR_TYPES = ("MC", "CM", "CE")
 
@@ -23,6 +27,17 @@ def _load_jsonl(path: Path) -> list[dict]:
 
 def _pct(x: float | None) -> float | None:
     return None if x is None else 100.0 * x
+
+
+def _share(k: int, n: int) -> Stat:
+    low, high = wilson_interval(k, n) or (None, None)
+    return Stat(100.0 * k / n if n else None, _pct(low), _pct(high), n)
+
+
+def _proportion(s: dict, key: str) -> Stat | None:
+    if s.get(key) is None or not s.get("n"):
+        return None
+    return _share(round(s[key] * s["n"]), s["n"])
 
 
 def conditions_section(eval_dir: Path) -> list[str]:
@@ -91,29 +106,28 @@ def write_demo_report(root: Path) -> Path:
     if summary:
         conditions = list(summary)
         benches = sorted({b for per in summary.values() for b in per})
+        merged = merge_runs([load_run(root / "eval")])
+        st, model = CellStats(merged), merged.models[0]
         header = ["benchmark", *conditions]
-        acc_rows = [[b, *[_pct(summary[c].get(b, {}).get("accuracy")) for c in conditions]] for b in benches]
-        comp_rows = [[b, *[_pct(summary[c].get(b, {}).get("compliance")) for c in conditions]] for b in benches]
-        lines += ["Final-answer accuracy (%); best per row in bold.", "",
-                  tables.markdown(header, acc_rows, bold_best=True), "",
-                  "Structural compliance with the seven-tag format (%).", "",
+        acc_rows = [[b, *[st.accuracy(model, b, c) for c in conditions]] for b in benches]
+        comp_rows = [[b, *[_proportion(summary[c].get(b, {}), "compliance") for c in conditions]] for b in benches]
+        lines += ["Final-answer accuracy (%) with its 95% Wilson interval and the number of items; best per row "
+                  "in bold.", "", tables.markdown(header, acc_rows, bold_best=True), "",
+                  "Structural compliance with the seven-tag format (%), 95% Wilson interval, n.", "",
                   tables.markdown(header, comp_rows, bold_best=True), ""]
-        n_items = {b: summary[conditions[0]].get(b, {}).get("n") for b in benches}
-        lines += [f"Items per benchmark: {', '.join(f'{b} {n}' for b, n in n_items.items())}.", ""]
         lines += ["## Error types among incorrect answers", "",
                   "Share (%) of attributed errors by the symbolic verifier (MC problem miscomprehension, "
-                  "CM conceptual misapplication, CE calculation error), as in the paper's Table 5.", ""]
+                  "CM conceptual misapplication, CE calculation error), as in the paper's Table 5; 95% Wilson "
+                  "interval; n = attributed errors.", ""]
         rows = []
         for c in conditions:
             for b in benches:
-                s = summary[c].get(b, {})
-                share = s.get("error_type_share", {})
-                rows.append([f"{c} / {b}", *[_pct(share.get(t)) for t in ERROR_TYPES],
-                             sum(s.get("error_types", {}).values())])
-        lines += [tables.markdown(["condition / benchmark", *ERROR_TYPES, "attributed"], rows), ""]
-        plots.grouped_bars(benches, {c: [_pct(summary[c].get(b, {}).get("accuracy")) for b in benches]
-                                     for c in conditions}, root / "accuracy.png", "accuracy (%)",
-                           "Accuracy by condition")
+                counts = summary[c].get(b, {}).get("error_types", {})
+                total = sum(counts.get(t, 0) for t in ERROR_TYPES)
+                rows.append([f"{c} / {b}", *[_share(counts.get(t, 0), total) for t in ERROR_TYPES]])
+        lines += [tables.markdown(["condition / benchmark", *ERROR_TYPES], rows), ""]
+        plots.percent_bars([("", benches, {c: [st.accuracy(model, b, c) for b in benches] for c in conditions})],
+                           root / "accuracy.png", "Accuracy by condition", "accuracy (%)", plots.CONDITION_COLOURS)
         lines += ["![accuracy](accuracy.png)", ""]
     else:
         lines += ["_No evaluation summary found._", ""]
@@ -125,6 +139,12 @@ def write_demo_report(root: Path) -> Path:
                   f"final training loss {tables.fmt(s.get('train_loss'), 3)}.", ""]
 
     lines += ["## Conditions", ""] + conditions_section(root / "eval")
+    if summary:  # the full page: every table with n and intervals, the figures, one self-contained HTML file
+        write_report([str(root / "eval")], str(root / "report"),
+                     str(root / "train") if (root / "train" / "metrics.jsonl").is_file() else None)
+        at = lines.index("## Accuracy on the held-out generated test set")
+        lines[at:at] = ["The full report with every table, interval and figure: `report/index.html` "
+                      "(one self-contained page; `physr3 report` merges further eval runs into it).", ""]
     path = root / "report.md"
     write_text_atomic(path, "\n".join(lines))
     return path
