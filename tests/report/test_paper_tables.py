@@ -135,7 +135,7 @@ def test_report_refuses_a_folder_without_summary_and_a_broken_summary(tmp_path, 
     (tmp_path / "summary.json").write_text('{"cot": {"a": {"n": 3,}}}')
     assert main(["report", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert "summary.json: line 1" in err and err.count("\n") == 1
+    assert "summary.json:1: invalid JSON" in err and err.count("\n") == 1
 
 
 def test_training_figures_come_from_the_ours_adapters_training_run(tmp_path):
