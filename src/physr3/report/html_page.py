@@ -46,7 +46,7 @@ figure{margin:1rem 0 1.6rem}figure img{max-width:100%;height:auto;display:block;
 figcaption{font-size:13px;color:#444;margin-top:.3rem}
 nav ol{columns:2;column-gap:2rem;margin:.3rem 0;padding-left:1.4rem}
 details{margin:.3rem 0}summary{cursor:pointer}
-.runs td,.runs th{text-align:left}.runs td code{display:inline-block;min-width:9rem}
+.runs td,.runs th{text-align:left}.runs td code{display:inline-block;min-width:11rem}
 """
 
 
