@@ -5,20 +5,8 @@ import json
 import pytest
 
 from physr3.cli import main
-from physr3.study_stats import bootstrap_ci, wilson_ci
 
 pytestmark = pytest.mark.slow
-
-
-def test_intervals_bracket_the_estimate_and_shrink_with_n():
-    small = bootstrap_ci([0.0, 1.0] * 5, 500, seed=1)
-    large = bootstrap_ci([0.0, 1.0] * 200, 500, seed=1)
-    assert small[0] < 0.5 < small[1] and large[0] < 0.5 < large[1]
-    assert large[1] - large[0] < small[1] - small[0]
-    assert bootstrap_ci([0.3] * 7) == (0.3, 0.3)
-    lo, hi = wilson_ci(0, 20)
-    assert lo == 0.0 and 0.1 < hi < 0.2  # a zero rate on 20 items is not a certainty
-    assert wilson_ci(0, 0) is None
 
 
 def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tmp_path, capsys):

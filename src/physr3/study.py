@@ -17,7 +17,7 @@ verifier's e/(n+1) on every held-out solution, correct or not: a continuous meas
 accuracy does), format compliance and error types; for the refine conditions the y1→y2 better/same/worse
 counts over training and a learning curve of held-out r1 every `study.curve_every` steps (on the first
 `study.curve_n` held-out problems). Every figure has a 95% interval (bootstrap over items for means; Wilson
-and bootstrap for accuracy) — `physr3.study_stats`.
+and bootstrap for accuracy) — `physr3.report.intervals`.
 
 Stages (`study.stages`), each into `<run>/<stage>/` and reused when its output exists, so an interrupted
 study resumes (evaluations also resume item by item): data, sft, refine, sft-continued, dpo, eval, curves,
@@ -35,8 +35,8 @@ from typing import Any
 from physr3.config import Config
 from physr3.errors import UserError
 from physr3.problems import read_problems, write_jsonl, write_text_atomic
+from physr3.report.intervals import bootstrap_ci, wilson_interval
 from physr3.runs import prepare_run
-from physr3.study_stats import bootstrap_ci, mean, wilson_ci
 
 STAGES = ("data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report")
 
@@ -259,6 +259,10 @@ class Study:
         _say(f"report: {self.root / 'report.md'}")
 
 
+def mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
 def _is_adapter(path: Path | None) -> bool:
     return path is not None and (path / "adapter_config.json").is_file()
 
@@ -272,10 +276,10 @@ def _summary(rows: list[dict[str, Any]], n_boot: int, seed: int) -> dict[str, An
     wrong = [r for r in rows if not r["correct"]]
     return {
         "n": len(rows),
-        "accuracy": mean(correct), "accuracy_ci": bootstrap_ci(correct, n_boot, seed=seed),
-        "accuracy_wilson": wilson_ci(int(sum(correct)), len(correct)),
-        "r1_mean": mean(r1), "r1_ci": bootstrap_ci(r1, n_boot, seed=seed), "r1_n": len(r1),
-        "compliance": mean(compliant), "compliance_ci": bootstrap_ci(compliant, n_boot, seed=seed),
+        "accuracy": mean(correct), "accuracy_ci": bootstrap_ci(correct, n_resamples=n_boot, seed=seed),
+        "accuracy_wilson": wilson_interval(int(sum(correct)), len(correct)),
+        "r1_mean": mean(r1), "r1_ci": bootstrap_ci(r1, n_resamples=n_boot, seed=seed), "r1_n": len(r1),
+        "compliance": mean(compliant), "compliance_ci": bootstrap_ci(compliant, n_resamples=n_boot, seed=seed),
         "error_types": dict(Counter(r["error_type"] for r in wrong)),
     }
 
@@ -318,9 +322,8 @@ def collect_results(study: Study) -> dict[str, Any]:
             for path in sorted(eval_root.glob(f"curve-{cond}-step*/results/*.scored.jsonl")):
                 step = int(path.parts[-3].rsplit("step", 1)[1])
                 pts = [float(r["r1"]) for _, r in iter_jsonl(path) if r["r1"] is not None]
-                curve.append({"step": step, "r1_mean": mean(pts), "r1_ci": bootstrap_ci(pts, s.bootstrap,
-                                                                                          seed=cfg.run.seed),
-                              "n": len(pts)})
+                curve.append({"step": step, "r1_mean": mean(pts), "n": len(pts),
+                              "r1_ci": bootstrap_ci(pts, n_resamples=s.bootstrap, seed=cfg.run.seed)})
             entry["learning_curve"] = curve
         out["conditions"][cond] = entry
     return out
