@@ -18,7 +18,8 @@ own, bf16 where supported; float32) runs the same steps again from the same star
 sampled-vs-trained gap the loss measured (`logp_gap`: mean |engine − loss| log-prob per completion token, first
 micro-batch of each step; `importance_ratio`: mean exp(loss − engine)) with the step time. Without an SFT
 adapter the fresh policy equals the base model at step 1 (ΔW = 0), so only later steps show a rounding gap of
-ΔW. The OpenVINO engine reports no per-token log-probs, so its rows have no gap.
+ΔW. The OpenVINO engine reports only each sequence's total log-prob, so its rows give the per-sequence gap
+(`logp_gap_kind` sequence: the mean per-token difference of each sequence, a lower bound of the token gap).
 """
 
 from __future__ import annotations

@@ -228,10 +228,11 @@ class Study:
             p = problems[row["id"]]
             ref_n = count_steps(p.solution, self.cfg.reward.step_pattern) if p.solution else None
             r1 = step_reward(v, row["completion"], self.cfg.reward, reference_n=ref_n,
-                             final_correct=bool(row.get("correct")), on_failure=self.cfg.verifier.on_parse_failure)
+                             final_correct=bool(row.get("correct")), on_failure=self.cfg.verifier.on_parse_failure,
+                             truncated=row.get("finish_reason") == "length")  # as training scores r1
             out.append({"id": row["id"], "correct": bool(row.get("correct")), "r1": r1,
                         "compliant": validate(row["completion"]).compliant, "error_step": v.error_step,
-                        "error_type": v.error_type if v.ok else "unchecked", "completion": row["completion"]})
+                        "error_type": v.error_type if v.ok else "verifier_failed", "completion": row["completion"]})
         write_jsonl(scored, out)
         return scored
 
@@ -354,11 +355,11 @@ def render_report(results: dict[str, Any]) -> str:
                      f"{_fmt(e['r1_mean'], e['r1_ci'])} | {_fmt(e['compliance'], e['compliance_ci'], pct=True)} "
                      f"| {rev_txt} |")
     lines += ["", "## Error types among incorrect held-out answers", "",
-              "| condition | MC | CM | CE | none (right steps, wrong answer) | unchecked |", "|---|---|---|---|---|---|"]
+              "| condition | MC | CM | CE | none (right steps, wrong answer) | verifier failed |", "|---|---|---|---|---|---|"]
     for name, e in results["conditions"].items():
         t = e["error_types"]
         lines.append(f"| {name} | {t.get('MC', 0)} | {t.get('CM', 0)} | {t.get('CE', 0)} | {t.get('none', 0)} | "
-                     f"{t.get('unchecked', 0)} |")
+                     f"{t.get('verifier_failed', 0)} |")
     curves = {k: e["learning_curve"] for k, e in results["conditions"].items() if e.get("learning_curve")}
     if curves:
         lines += ["", "## Learning curves: held-out r1 by refine step", "", "![](learning_curves.png)", ""]

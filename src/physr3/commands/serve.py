@@ -46,6 +46,12 @@ def main(args: argparse.Namespace) -> int:
     if args.responder == "model":
         from physr3.models.engine import build_engine
 
+        if cfg.generation.engine == "auto":
+            # The server streams token by token and refuses over-long prompts from the model's context window:
+            # both need the transformers engine (OpenVINO's pipeline returns whole sequences). Ask for
+            # generation.engine=openvino explicitly to serve through it (replies then stream in word chunks).
+            cfg.generation.engine = "transformers"
+
         responder = EngineResponder(build_engine(cfg), default_max_tokens=cfg.generation.max_new_tokens,
                                     max_batch=cfg.generation.batch_size)
         name = args.served_model_name or cfg.model.name_or_path

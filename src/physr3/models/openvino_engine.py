@@ -553,17 +553,21 @@ def policy_engine_or_none(cfg: Any, peft_model: Any, tokenizer: Any, adapter_nam
         if gen.engine == "openvino":
             log.warning("physr3: generation.engine=openvino runs on CPU only; using the transformers engine")
         return None
+    engine = None
+    was_training = peft_model.training
     try:
         engine = OpenVINOPolicyEngine(peft_model, adapter_name, tokenizer, gen.openvino_precision,
                                       _eos_for(resolve_model_path(cfg.model), tokenizer), gen.openvino_threads)
-        was_training = peft_model.training
         peft_model.eval()
         check = run_self_check(engine.engine, peft_model)
-        peft_model.train(was_training)
     except (OpenVINOUnavailable, GGUFExportError, RuntimeError, OSError) as exc:
+        if engine is not None:
+            engine.close()  # its per-step GGUF folder goes now, not at garbage collection
+        peft_model.train(was_training)
         log.warning("physr3: generation.engine=%s: OpenVINO rollouts not used (%s); using the transformers engine",
                     gen.engine, str(exc).splitlines()[0][:300] if str(exc) else type(exc).__name__)
         return None
+    peft_model.train(was_training)
     engine.self_check = check
     passed, why = check.verdict(gen.openvino_max_logp_gap, need_greedy=False)
     if not passed:

@@ -31,7 +31,8 @@ from physr3.errors import UserError
 # Settings compared between two runs that hold the same cell (dotted keys into config.yaml). Batch size and
 # progress options are left out: they change speed, not what is measured.
 CELL_SETTINGS = (
-    "model.dtype", "model.system_prompt", "model.adapter", "generation.engine", "generation.max_new_tokens",
+    "model.dtype", "model.system_prompt", "model.adapter", "generation.engine", "generation.openvino_precision",
+    "generation.max_new_tokens",
     "generation.temperature", "generation.top_p", "generation.stop_at_final_answer",
     "generation.format_instruction", "eval.limit", "eval.relative_tolerance", "eval.attribute_errors",
     "verifier.kind", "verifier.judge_model", "run.seed",

@@ -421,7 +421,11 @@ def run_refine(cfg: Config, argv: list[str] | None = None, progress: bool = True
                             accelerator=accelerator, fingerprint=fingerprint)
     if checkpoint is not None and trainer.resume():
         print(f"train: resumed {run_dir} at step {trainer.step}/{trainer.total}")
-    trainer.train(progress=progress)
+    try:
+        trainer.train(progress=progress)
+    finally:
+        if hasattr(engine, "close"):  # the OpenVINO rollout engine's per-step GGUF folder
+            engine.close()
     if trainer.rank == 0:
         if hasattr(verifier, "report"):  # judge calls, cache hits, parse failures, ...
             print(f"train: verifier {verifier.report()}")

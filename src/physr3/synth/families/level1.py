@@ -210,27 +210,35 @@ register_family(Family(
 ))
 
 register_family(Family(
-    name="concave_mirror_focal_length",
+    name="concave_mirror_image_from_focal_length",
     domain="Waves & Optics",
-    question=("A concave spherical mirror has a radius of curvature of {Rc}. Find its focal length "
-              "(paraxial rays)."),
-    givens=[given("Rc", between(10.0, 120.0), "cm", "radius of curvature of the mirror", sig=4)],
-    find=("f", "the focal length of the mirror"),
-    principles=[principle("Spherical mirror", "paraxial rays parallel to the axis meet half way between the "
-                          "mirror and its centre of curvature, f = R/2", "focal length", "mirror")],
-    steps=[compute("f", "Rc/2", "cm", "focal length")],
+    question=("An object stands {u} in front of a concave mirror of focal length {f}. Find the distance of the "
+              "image from the mirror (real-is-positive convention)."),
+    givens=[
+        given("f", between(8.0, 40.0), "cm", "focal length of the mirror", sig=3),
+        given("u", between(50.0, 150.0), "cm", "object distance", sig=3),
+    ],
+    find=("v", "the image distance"),
+    principles=[principle("Mirror equation", "1/u + 1/v = 1/f for a spherical mirror, so v = f*u/(u - f)",
+                          "mirror equation", "focal length", "image distance")],
+    steps=[compute("v", "f*u/(u - f)", "cm", "image distance")],
 ))
 
 # ------------------------------------------------------------------------------------------ Modern Physics
 register_family(Family(
-    name="photon_energy_from_wavelength",
+    name="photon_rate_from_laser_power",
     domain="Modern Physics",
-    question="Taking h = {h} and c = {c}, find the energy of one photon of wavelength {lam}.",
-    givens=[given("lam", between(200, 700), "nm", "wavelength of the photon", sig=4), H, C],
-    find=("Eph", "the energy of one photon"),
-    principles=[principle("Photon energy", "a photon of wavelength lam carries energy E = h*c/lam",
-                          "photon", "planck")],
-    steps=[compute("Eph", "h*c/lam", "J", "photon energy")],
+    question=("A laser emits {P} of light of wavelength {lam}. Taking h = {h} and c = {c}, find the number of "
+              "photons it emits per second."),
+    givens=[
+        given("P", between(1.0, 50.0), "mW", "output power of the laser", sig=3),
+        given("lam", between(400, 700), "nm", "wavelength of the light", sig=3),
+        H, C,
+    ],
+    find=("Nrate", "the number of photons emitted per second"),
+    principles=[principle("Photon energy", "each photon carries h*c/lam, so the photon rate is "
+                          "Nrate = P*lam/(h*c)", "photon", "planck")],
+    steps=[compute("Nrate", "P*lam/(h*c)", "1/s", "photons per second")],
 ))
 
 register_family(Family(
