@@ -292,20 +292,23 @@ def _fingerprint(*paths: str | None) -> str:
     return h.hexdigest()[:20]
 
 
-def export_dir(model_cfg: Any, path: str) -> Path:
+def export_dir(model_cfg: Any, path: str, source_dtype: str = "float32") -> Path:
+    """The cache folder of one export: per model, adapter and the dtype the weights were written from (an f16
+    GGUF written from bf16 weights is not the one written from fp32 ones; their self-checks differ too)."""
     from physr3.models.loading import default_cache_dir
 
     base = Path(model_cfg.cache_dir).expanduser() if model_cfg.cache_dir else default_cache_dir()
-    return base / "openvino" / _fingerprint(path, model_cfg.adapter)
+    suffix = "" if source_dtype == "float32" else f"-from-{source_dtype}"
+    return base / "openvino" / (_fingerprint(path, model_cfg.adapter) + suffix)
 
 
-def cached_gguf(model_cfg: Any, path: str, load_fp32: Any) -> Path:
+def cached_gguf(model_cfg: Any, path: str, load_fp32: Any, source_dtype: str = "float32") -> Path:
     """The f16 GGUF of the model (with its adapter merged), written once per model under a file lock, like
     the embedded model's conversion. `load_fp32()` returns (model, tokenizer) in fp32 when an export is due."""
     from physr3.models.gguf_export import model_tensors, tokenizer_metadata, write_llama_gguf
     from physr3.models.loading import _file_lock
 
-    folder = export_dir(model_cfg, path)
+    folder = export_dir(model_cfg, path, source_dtype)
     target = folder / GGUF_NAME
     if target.is_file():
         return target
@@ -382,7 +385,8 @@ def openvino_for_model(cfg: Any, model: Any, tokenizer: Any, adapter: str | None
     check_exportable(model.config)
     path = resolve_model_path(cfg.model)
     model_cfg = ModelConfig(**{**vars(cfg.model), "adapter": adapter})
-    gguf = cached_gguf(model_cfg, path, lambda: (model, tokenizer))
+    source_dtype = str(next(model.parameters()).dtype).removeprefix("torch.")
+    gguf = cached_gguf(model_cfg, path, lambda: (model, tokenizer), source_dtype)
     key = f"{gguf}:{cfg.generation.openvino_precision}"
     if _LAST_ENGINE and _LAST_ENGINE[0][0] == key:
         return _LAST_ENGINE[0][1]
