@@ -259,7 +259,7 @@ def test_no_traceback_reaches_stderr_of_a_real_process(argv, kind, bad_files, tm
 def test_a_file_system_refusal_is_one_line_too(tmp_path, capsys):
     run = tmp_path / "run"
     run.mkdir()
-    (run / "summary.json").write_text('{"cot": {"b": {"mean_score": 0.5, "error_types": {}}}}')
+    (run / "summary.json").write_text('{"cot": {"b": {"n": 2, "mean_score": 0.5, "accuracy": 0.5, "error_types": {}}}}')
     blocker = tmp_path / "a_file"
     blocker.write_text("keep me")
     assert main(["report", str(run), "--out", str(blocker / "report")]) == 2

@@ -20,12 +20,10 @@ from physr3.synth import (
     principle,
     register_family,
 )
-
-G = const("g", 9.8, "m/s^2", "gravitational acceleration")
-H = const("h", 6.63e-34, "J*s", "Planck constant")
-C = const("c", 3e8, "m/s", "speed of light")
-K_E = const("k", 9e9, "N*m^2/C^2", "Coulomb constant 1/(4*pi*eps0)")
-R_GAS = const("R", 8.314, "J/(mol*K)", "universal gas constant")
+from physr3.synth.families.electromagnetism import K_E  # shared constants: declared once, in their domain
+from physr3.synth.families.mechanics_more import G_ACC as G
+from physr3.synth.families.modern import C, H
+from physr3.synth.families.thermodynamics import R_GAS
 
 # ------------------------------------------------------------------------------------------------ Mechanics
 register_family(Family(
