@@ -245,3 +245,31 @@ def test_find_written_as_an_equation_is_checked_as_one(verifier: SymbolicVerifie
 def test_principle_named_by_its_formula_passes(verifier: SymbolicVerifier) -> None:
     v = _verdict(verifier, "capacitor_network_charge", {8: "Definition of capacitance: every capacitor obeys Q = C*V"})
     assert v.error_step == 0, v.explanation
+
+
+def test_find_that_gives_the_unknown_a_value_is_mc(verifier: SymbolicVerifier) -> None:
+    # "Q: 25 C" in <find>: the unknown listed as if it were given; its equation or its name alone passes
+    v = _verdict(verifier, "atwood_tension", {4: "T: 25 N"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+    assert _verdict(verifier, "atwood_tension", {4: "T = m2*(g + a)"}).error_step == 0
+    assert _verdict(verifier, "atwood_tension", {4: "T (tension in the string): in N"}).error_step == 0
+
+
+def test_symbol_glued_to_its_value_is_read_as_a_given(verifier: SymbolicVerifier) -> None:
+    # "v1.89 m/s: Speed of the ball at the lowest point" is v = 1.89 m/s (the problem gives 8.31 m/s)
+    v = _verdict(verifier, "vertical_circle_top_tension", {3: "u1.89 m/s: Speed of the ball at the lowest point"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    ok = _verdict(verifier, "vertical_circle_top_tension", {1: "m1.0 kg: Mass of the ball"})
+    assert ok.error_step == 0, ok.explanation
+
+
+def test_right_value_with_a_foreign_meaning_is_mc(verifier: SymbolicVerifier) -> None:
+    # the right number with words that share nothing with what it is; loose but related words pass
+    v = _verdict(verifier, "compton_recoil_energy", {3: "h = 6.63e-34 J*s (wavevector of the photon)"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    for text in ("h = 6.63e-34 J*s (Planck's constant)", "h = 6.63e-34 J*s", "me = 9.11e-31 kg (rest mass)"):
+        number = 3 if text.startswith("h") else 4
+        ok = _verdict(verifier, "compton_recoil_energy", {number: text})
+        assert ok.error_step == 0, (text, ok.explanation)
+    ok = _verdict(verifier, "vertical_circle_top_tension", {3: "u = 8.31 m/s (initial velocity of the ball)"})
+    assert ok.error_step == 0, ok.explanation

@@ -314,8 +314,10 @@ class SymbolicVerifier:
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             else:  # equations are checked wherever they are written, a <concept> step's included
-                clauses = split_clauses(step.text)[:MAX_CLAUSES]
-                checker.label = step.text if tag == "given" and len(clauses) <= 1 else ""
+                # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
+                said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+                clauses = split_clauses(said)[:MAX_CLAUSES]
+                checker.label = said if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
                     decided, checker.decided = checker.decided, False
                     f = checker.check_clause(clause, tag)
@@ -604,6 +606,9 @@ class SymbolicVerifier:
 
 
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
+# a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
+# a decimal point is required, so "m1 = 2 kg" and "v2" stay names
+_GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

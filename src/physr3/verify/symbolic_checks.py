@@ -348,6 +348,11 @@ class _Checker:
         factor = self.gt.factors.get(name, 1.0)
         for raw, readings in segs:
             if self.given_ok(name, readings, stated, factor):
+                foreign = self.foreign_words(name, self.label)
+                if foreign:  # "h = 6.63e-34 J*s (wavevector of the photon)": the right number, another meaning
+                    return Finding(0, "fail", "MC", f"states {name} = {_with_unit(stated, unit)} as the "
+                                   f"{foreign}; in the problem it is the {self.gt.descriptions.get(name, name)}.",
+                                   info={"check": "given_meaning", "symbol": name})
                 self.hits.add("given")
                 self.decided = True
                 continue
@@ -365,6 +370,26 @@ class _Checker:
             return Finding(0, "fail", "MC", f"states {name} = {shown}{why}; the problem gives {name} = "
                            f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
         return None
+
+    def foreign_words(self, name: str, label: str) -> str | None:
+        """The words a given's value is described by when they share no word with what the value means in
+        the problem (`h = 6.63e-34 J*s (wavevector of the photon)`, "the initial tension in the string (g)"),
+        else None. Symbols, units and numbers are not description; a description with no words of its own
+        ("R = 32 kohm") or one that shares a single word ("speed of the ball" for the speed at the lowest
+        point) is the given's."""
+        desc = self.gt.descriptions.get(name, "")
+        if not label or not desc:
+            return None
+        text = mp.normalize(label).split("=", 1)[-1]
+        units = {u for unit in self.gt.units.values() for u in re.findall(r"[A-Za-z]+", unit or "")}
+        after_number = set(re.findall(r"\d\s*([A-Za-z]+)", text))  # the value's unit ("35 degrees")
+        words = [w for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", text)  # not L_ind, eps0
+                 if mp.canonical_name(w) not in self.names and w not in after_number
+                 and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
+        mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
+        if not mine or mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)}:
+            return None
+        return " ".join(words)[:60]
 
     def given_computed(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
         """A quantity to be found, named by its symbol in <given>: with a given's value it is the
@@ -988,6 +1013,13 @@ class _Checker:
             if tok in ("a", "A", "I") and nxt.islower() and len(nxt) >= 3 and after not in ",:":
                 continue  # the article
             found.append(s)
+            value = _VALUE_ONLY.match(plain[m.end():]) if s == gt.target else None
+            if value and (not value.group("unit") or mp.pint_unit(value.group("unit").replace("^", "**"))):
+                # "Q: 25 C" in <find>: the unknown listed as if it were given a value (the rubric's error),
+                # whatever the number; "Q = C*V*(1 - exp(-t/(R*C)))" names the target by its equation.
+                return False, Finding(0, "fail", "MC", f"lists {gt.target}, the quantity asked for, with a value "
+                                      f"({plain[m.end():].strip(' :=')}) as if it were given.",
+                                      info={"check": "target", "found": s})
         computed = [s for s in found if s not in gt.givens]
         if computed and computed[0] == gt.target:
             return True, None
@@ -1036,6 +1068,9 @@ MAX_GIVEN_CLAUSES = 12
 def _formula_key(text: str) -> str:
     """A formula without spaces and multiplication signs, for a textual match ("Q = C*V" -> "Q=CV")."""
     return re.sub(r"[\s*·×]", "", mp.normalize(text))
+# the rest of a <find> step after the target's name when it assigns a bare number: ": 25 C", "= 4.4 m/s"
+_VALUE_ONLY = re.compile(r"\s*[:=]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
+                         r"\s*(?P<unit>[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?\s*\.?\s*$")
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
@@ -1119,6 +1154,14 @@ def _stems(text: str) -> set[str]:
     t = text.lower().replace("’", "'").replace("'s", " ").replace("-", " ")
     words = {w.removesuffix("s") if len(w) > 3 and not w.endswith("ss") else w for w in re.findall(r"[a-z0-9]+", t)}
     return {w[:5] for w in words} - {"the", "of", "a", "an", "and"}
+
+
+# words a small model uses for the same quantity (their 5-letter stems), read as one when matching meanings
+_STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt"}
+
+
+def _stem_syn(stem: str) -> str:
+    return _STEM_SYNONYMS.get(stem, stem)
 
 
 def _is_remark(inner: str) -> bool:
