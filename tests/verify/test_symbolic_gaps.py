@@ -273,3 +273,18 @@ def test_right_value_with_a_foreign_meaning_is_mc(verifier: SymbolicVerifier) ->
         assert ok.error_step == 0, (text, ok.explanation)
     ok = _verdict(verifier, "vertical_circle_top_tension", {3: "u = 8.31 m/s (initial velocity of the ball)"})
     assert ok.error_step == 0, ok.explanation
+
+
+def test_given_letter_with_another_givens_value_and_its_words_is_a_relabelling(verifier: SymbolicVerifier) -> None:
+    # the problem's letter m holding the molar mass, said in words: the solution's own name for M;
+    # the same value called the mass of the gas is the wrong quantity
+    v = _verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (molar mass)"})
+    assert v.error_step != 4, v.explanation
+    v = _verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (mass of the gas)"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+
+
+def test_value_of_a_given_described_loosely_is_that_given(verifier: SymbolicVerifier) -> None:
+    # "thick wall" shares a word with the thickness whose value it has; "wall" alone does not make it the area
+    v = _verdict(verifier, "composite_wall_interface_temperature", {2: "L1 = 16 cm (thick wall of thermal conductivity)"})
+    assert v.error_step != 2, v.explanation

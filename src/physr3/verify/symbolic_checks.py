@@ -363,6 +363,12 @@ class _Checker:
             other = next((s for s, o in self.gt.givens.items() if s != name and (
                 (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
                 or (with_units and self.fits_given(s, readings)))), None)
+            if other and other not in self.stated and self.described(self.label) == other:
+                # `m = 4 g/mol (molar mass)`: the solution's letter for M, its meaning said in words
+                self.names[name] = other
+                self.aliased.add(other)
+                self.stated.setdefault(other, (name, self.label))
+                return self.check_given(other, segs)
             shown = raw if len(raw) < 40 else raw[:37] + "..."
             why = f", which is the value of {other}" if other else ""
             if not other and not all(self.unit_kind_fits(name, n) for n in readings):
@@ -371,12 +377,11 @@ class _Checker:
                            f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
         return None
 
-    def foreign_words(self, name: str, label: str) -> str | None:
-        """The words a given's value is described by when they share no word with what the value means in
-        the problem (`h = 6.63e-34 J*s (wavevector of the photon)`, "the initial tension in the string (g)"),
-        else None. Symbols, units and numbers are not description; a description with no words of its own
-        ("R = 32 kohm") or one that shares a single word ("speed of the ball" for the speed at the lowest
-        point) is the given's."""
+    def meaning_words(self, name: str, label: str) -> tuple[str, bool] | None:
+        """The words a given's value is described by in `label` and whether they share a word with what
+        quantity `name` means in the problem; None when the label has no words of its own. Symbols, units
+        and numbers are not description ("R = 32 kohm" has none); one shared word is enough ("speed of the
+        ball" for the speed at the lowest point, "thick wall" for the thickness of the first layer)."""
         desc = self.gt.descriptions.get(name, "")
         if not label or not desc:
             return None
@@ -387,9 +392,20 @@ class _Checker:
                  if mp.canonical_name(w) not in self.names and w not in after_number
                  and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
         mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
-        if not mine or mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)}:
+        if not mine:
             return None
-        return " ".join(words)[:60]
+        return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
+
+    def foreign_words(self, name: str, label: str) -> str | None:
+        """The words a right value is described by when they share none with what it means in the problem
+        (`h = 6.63e-34 J*s (wavevector of the photon)`), else None."""
+        said = self.meaning_words(name, label)
+        return said[0] if said and not said[1] else None
+
+    def described_as(self, name: str, label: str) -> bool:
+        """Whether `label` describes quantity `name` in words of its own (`m = 4 g/mol (molar mass)`)."""
+        said = self.meaning_words(name, label)
+        return bool(said and said[1])
 
     def given_computed(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
         """A quantity to be found, named by its symbol in <given>: with a given's value it is the
@@ -602,7 +618,8 @@ class _Checker:
             if tag == "given" and not mp.variables(node):
                 alias = self.alias_given(readings)
                 meant = self.described(self.label)
-                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings):
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
+                        not (alias and self.described_as(alias, self.label)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
                 if meant in self.gt.equations and meant != alias:
                     return self.described_unknown(meant, _raw)
