@@ -288,3 +288,16 @@ def test_value_of_a_given_described_loosely_is_that_given(verifier: SymbolicVeri
     # "thick wall" shares a word with the thickness whose value it has; "wall" alone does not make it the area
     v = _verdict(verifier, "composite_wall_interface_temperature", {2: "L1 = 16 cm (thick wall of thermal conductivity)"})
     assert v.error_step != 2, v.explanation
+
+
+def test_step_written_on_the_lines_below_its_marker_is_read(verifier: SymbolicVerifier) -> None:
+    # "Step 1:" alone on its line, its givens below: judged by that content, not as an empty step
+    p = _problem("atwood_tension")
+    text = p.solution.replace("Step 1: m1 = 7.31 kg (mass of the heavier block)",
+                              "Step 1:\nm1 = 7.31 kg (mass of the heavier block)")
+    v = verifier.verify(p, text)
+    assert v.error_step == 0, v.explanation
+    v = verifier.verify(p, text.replace("\nm1 = 7.31 kg", "\nm1 = 7.13 kg"))
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    v = verifier.verify(p, text.replace("\nm1 = 7.31 kg (mass of the heavier block)", ""))  # cut off
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation

@@ -277,7 +277,7 @@ class SymbolicVerifier:
         return verdict
 
     def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "") -> Verdict:
-        steps = section_tags(text, parsed.steps[:MAX_STEPS])
+        steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         findings: list[Finding] = []
@@ -633,6 +633,28 @@ def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
                 current = None
             k += 1
         out.append(step if step.tag == current else dataclasses.replace(step, tag=current))
+    return out
+
+
+def continued_steps(text: str, steps: Sequence[Any]) -> list[Any]:
+    """A step written as "Step 1:" with its content on the lines below (up to the next step or tag) reads
+    as that content, the lines joined by commas; a "Step 30:" followed by nothing (cut off) or by a tag
+    only stays empty."""
+    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
+    if len(matches) != len(steps) or all(s.text.strip() for s in steps):
+        return list(steps)
+    out = []
+    for k, (step, m) in enumerate(zip(steps, matches)):
+        if not step.text.strip():
+            end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
+            lines = []
+            for line in text[m.end():end].splitlines()[1:]:
+                if _TAG_MARK.search(line) or not line.strip():
+                    break  # the section ends (or a blank line): what follows is not this step's
+                lines.append(line.strip())
+            if lines:
+                step = dataclasses.replace(step, text=", ".join(lines))
+        out.append(step)
     return out
 
 
