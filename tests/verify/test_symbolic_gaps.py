@@ -301,3 +301,25 @@ def test_step_written_on_the_lines_below_its_marker_is_read(verifier: SymbolicVe
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
     v = verifier.verify(p, text.replace("\nm1 = 7.31 kg (mass of the heavier block)", ""))  # cut off
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+
+
+def test_further_find_step_asking_for_an_invented_quantity_is_mc(verifier: SymbolicVerifier) -> None:
+    # after naming T, "L (length of the light string)": the problem has no such quantity
+    p = _problem("atwood_tension")
+    text = p.solution.replace("Step 4: T, the tension in the string (in N)",
+                              "Step 4: T (tension in the string)\nStep 5: L (length of the light string)")
+    text = "\n".join(_renumber(text.splitlines()))
+    v = verifier.verify(p, text)
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+    ok = verifier.verify(p, text.replace("L (length of the light string)", "a (acceleration of the blocks)"))
+    assert ok.error_step == 0, ok.explanation
+
+
+def _renumber(lines: list[str]) -> list[str]:
+    out, k = [], 0
+    for line in lines:
+        if line.startswith("Step "):
+            k += 1
+            line = f"Step {k}:" + line.split(":", 1)[1]
+        out.append(line)
+    return out

@@ -554,10 +554,16 @@ class SymbolicVerifier:
         it), or by a unit of its dimension. A <find> that names another quantity first fails at that
         step; one that names only givens, an invented quantity or nothing fails at its first step."""
         first = None
-        for i, s in find_steps:
+        for k, (i, s) in enumerate(find_steps):
             named, fail = checker.check_target(s.text)
             if named or (fail is None and (checker.names_target(s.text, lenient=True)
                                            or checker.described(s.text) == checker.gt.target)):
+                # the target named; a further <find> step that names a quantity the problem does not have
+                # ("L (length of the light string)") asks for something else: MC there
+                for j, later in find_steps[k + 1:]:
+                    invented = checker.invented_unknown(later.text)
+                    if invented:
+                        return j, invented
                 return None
             if fail and first is None:
                 first = (i, fail)

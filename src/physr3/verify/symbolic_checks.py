@@ -1062,6 +1062,19 @@ class _Checker:
                                       info={"check": "target"})
         return False, None
 
+    def invented_unknown(self, text: str) -> Finding | None:
+        """A <find> line "NAME (words)" or "NAME: words" whose name is no symbol of the problem and whose
+        words describe none of its quantities: an unknown the problem does not have."""
+        m = re.match(r"\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,5})\s*(?:\(([^()]+)\)|[:,]\s*(.+))\s*$", mp.normalize(text))
+        if not m or mp.canonical_name(m.group(1)) in self.names:
+            return None
+        words = m.group(2) or m.group(3) or ""
+        if len(re.findall(r"[A-Za-z]{3,}", words)) < 2 or self.described(words, strict=True) is not None:
+            return None
+        return Finding(0, "fail", "MC", f"asks for {m.group(1)} ({words.strip()[:40]}), a quantity the problem does "
+                       f"not have; the question asks for {self.gt.target}, {self.gt.target_desc}.",
+                       info={"check": "target"})
+
     def principle_hits(self, text: str) -> set[int]:
         """Indices of the ground-truth principles the text names: a keyword or the principle's name whose
         words (lower-case, plural/-ed/-ing endings dropped, in any order) all occur in the text."""
