@@ -323,3 +323,13 @@ def _renumber(lines: list[str]) -> list[str]:
             line = f"Step {k}:" + line.split(":", 1)[1]
         out.append(line)
     return out
+
+
+def test_given_number_said_to_be_another_quantity_is_mc(verifier: SymbolicVerifier) -> None:
+    # "..., which is the X": the right number given a meaning that is not its own
+    v = _verdict(verifier, "vertical_circle_top_tension",
+                 {2: "The length of the string is 1.2 m, which is the refractive index of the ball."})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    ok = _verdict(verifier, "vertical_circle_top_tension",
+                  {2: "The string is 1.2 m long, which is the length of the string."})
+    assert ok.error_step == 0, ok.explanation

@@ -907,6 +907,12 @@ class _Checker:
                 return self.misdescribed_given(meant, mp.to_text(node), alias)
             if meant in self.gt.equations and meant != alias:
                 return self.described_unknown(meant, mp.to_text(node))
+            which = _WHICH_IS.match(plain[start:])
+            foreign = self.foreign_words(alias, which.group(1)) if alias and which else None
+            if foreign:  # "... is 385 mm^-1, which is the refractive index of the light": another meaning
+                return Finding(0, "fail", "MC", f"says {mp.to_text(node)} is the {foreign}; in the problem it is the "
+                               f"{self.gt.descriptions.get(alias, alias)}.",
+                               info={"check": "given_meaning", "symbol": alias})
             if alias:
                 self.stated.setdefault(alias, ("", label or mp.to_text(node)))
             else:
@@ -1101,6 +1107,9 @@ def _formula_key(text: str) -> str:
 # the rest of a <find> step after the target's name when it assigns a bare number: ": 25 C", "= 4.4 m/s"
 _VALUE_ONLY = re.compile(r"\s*[:=]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
                          r"\s*(?P<unit>[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?\s*\.?\s*$")
+# what a stated number is said to be: "15.2 pm, which is the product of ..."
+_WHICH_IS = re.compile(r"\s*,?\s*which\s+(?:is|are|represents?|means?)\s+(?:the\s+|a\s+|an\s+)?([^,.;]+)",
+                       re.IGNORECASE)
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
