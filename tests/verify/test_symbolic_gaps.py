@@ -267,7 +267,8 @@ def test_right_value_with_a_foreign_meaning_is_mc(verifier: SymbolicVerifier) ->
     # the right number with words that share nothing with what it is; loose but related words pass
     v = _verdict(verifier, "compton_recoil_energy", {3: "h = 6.63e-34 J*s (wavevector of the photon)"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
-    for text in ("h = 6.63e-34 J*s (Planck's constant)", "h = 6.63e-34 J*s", "me = 9.11e-31 kg (rest mass)"):
+    for text in ("h = 6.63e-34 J*s (Planck's constant)", "h = 6.63e-34 J*s", "me = 9.11e-31 kg (rest mass)",
+                 "h = 6.63e-34 J*s (we use the usual value)"):  # a remark on the value is no meaning
         number = 3 if text.startswith("h") else 4
         ok = _verdict(verifier, "compton_recoil_energy", {number: text})
         assert ok.error_step == 0, (text, ok.explanation)

@@ -63,6 +63,14 @@ What is checked, and the type of a failure:
   the problem (any quantity of it, for an untagged line) or a constant's usual name, else MC; numbers
   with a unit or a decimal point in it ("Mass: 2.0 kg") must be quantities as above, else MC; plain
   prose is not judged.
+  A given's meaning, matched by its words (issue 12, second round, from real SFT samples): a right
+  value whose own words (not its symbol, units or numbers) share no word stem with what it is in the
+  problem is the wrong quantity (`h = 6.63e-34 J*s (wavevector of the photon)`, "385 mm^-1, which is the
+  refractive index": MC); one shared stem is enough ("thick wall" for the thickness of the first layer
+  wins over a description-only match to the area of the wall). The problem's letter holding another
+  given's value, with words describing that given (`m = 4 g/mol (molar mass)`), is the solution's name
+  for it. A symbol glued to its decimal value (`v1.89 m/s: speed ...`) reads as `v = 1.89 m/s`; a step
+  whose content is on the lines below its "Step k:" marker is judged by that content.
 - Target (MC). A <find> step passes when the first computed quantity it names (as a symbol standing
   alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds a
   content word of the target's description or a unit of its dimension ("(in N)"); it fails when it
@@ -70,7 +78,9 @@ What is checked, and the type of a failure:
   target. A <find> section in which no step names the target (only givens, "m1 = 7.31 kg", an invented
   quantity, nothing) fails at its first step; it is judged when the first <find> step is reached, with
   the names the solution has given by then. `target = <expression>` names the target, and the equation
-  is checked like any other (CM when wrong).
+  is checked like any other (CM when wrong); the target given a bare value ("Q: 25 C") is listed as if
+  it were given (MC). Once the target is named, a further <find> step "NAME (words)" whose name is no
+  symbol of the problem and whose words describe none of its quantities asks for an invented one (MC).
 - Empty steps. A step with nothing but tags or punctuation ("Step 1: <given>", a last "Step 30:" cut
   off) is an error, typed by its section (MC before any given is stated, else CE when untagged).
 - Principle (CM). Lenient: a <concept> step fails only when it matches none of the ground-truth

@@ -391,6 +391,8 @@ class _Checker:
         words = [w for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", text)  # not L_ind, eps0
                  if mp.canonical_name(w) not in self.names and w not in after_number
                  and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
+        if words and words[0].lower() in _REMARK_OPENERS:
+            return None  # "(we use the usual value)": a remark on the value, not what it is
         mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
         if not mine:
             return None
@@ -1197,6 +1199,11 @@ def _stems(text: str) -> set[str]:
 
 # words a small model uses for the same quantity (their 5-letter stems), read as one when matching meanings
 _STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt"}
+
+
+# first words of a remark about a value rather than a description of the quantity
+_REMARK_OPENERS = frozenset("we use using used from as approx approximately approximate given taken take standard "
+                            "usual assume assumed assuming since because note rounded exact exactly see".split())
 
 
 def _stem_syn(stem: str) -> str:
