@@ -241,6 +241,15 @@ def real(args: argparse.Namespace) -> int:
           f"{prose}/{len(errors)}")
     print(f"statuses: {dict(collections.Counter(v.status for v in verdicts))}; speed {n / max(elapsed, 1e-9):.0f} "
           "solutions/s")
+    # per batch (source), so that tuning on one batch shows as a gap to the others
+    by_source: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0, 0])
+    for r, a, b, c, d in zip(rows, steps, label_steps, types, label_types):
+        tally = by_source[str(r.get("source") or "?")]
+        tally[0] += 1
+        tally[1] += a == b
+        tally[2] += c == d
+    print("per source: " + "; ".join(f"{src} {t[0]}: step {t[1] / t[0]:.1%}, type {t[2] / t[0]:.1%}"
+                                      for src, t in sorted(by_source.items(), key=lambda kv: -kv[1][0])))
     order = ("MC", "CM", "CE", "none")
     conf = collections.Counter(zip(label_types, types))
     print("confusion (rows: label, columns: verdict)")

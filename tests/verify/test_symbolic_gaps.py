@@ -245,3 +245,92 @@ def test_find_written_as_an_equation_is_checked_as_one(verifier: SymbolicVerifie
 def test_principle_named_by_its_formula_passes(verifier: SymbolicVerifier) -> None:
     v = _verdict(verifier, "capacitor_network_charge", {8: "Definition of capacitance: every capacitor obeys Q = C*V"})
     assert v.error_step == 0, v.explanation
+
+
+def test_find_that_gives_the_unknown_a_value_is_mc(verifier: SymbolicVerifier) -> None:
+    # "Q: 25 C" in <find>: the unknown listed as if it were given; its equation or its name alone passes
+    v = _verdict(verifier, "atwood_tension", {4: "T: 25 N"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+    assert _verdict(verifier, "atwood_tension", {4: "T = m2*(g + a)"}).error_step == 0
+    assert _verdict(verifier, "atwood_tension", {4: "T (tension in the string): in N"}).error_step == 0
+
+
+def test_symbol_glued_to_its_value_is_read_as_a_given(verifier: SymbolicVerifier) -> None:
+    # "v1.89 m/s: Speed of the ball at the lowest point" is v = 1.89 m/s (the problem gives 8.31 m/s)
+    v = _verdict(verifier, "vertical_circle_top_tension", {3: "u1.89 m/s: Speed of the ball at the lowest point"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    ok = _verdict(verifier, "vertical_circle_top_tension", {1: "m1.0 kg: Mass of the ball"})
+    assert ok.error_step == 0, ok.explanation
+
+
+def test_right_value_with_a_foreign_meaning_is_mc(verifier: SymbolicVerifier) -> None:
+    # the right number with words that share nothing with what it is; loose but related words pass
+    v = _verdict(verifier, "compton_recoil_energy", {3: "h = 6.63e-34 J*s (wavevector of the photon)"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    for text in ("h = 6.63e-34 J*s (Planck's constant)", "h = 6.63e-34 J*s", "me = 9.11e-31 kg (rest mass)",
+                 "h = 6.63e-34 J*s (we use the usual value)"):  # a remark on the value is no meaning
+        number = 3 if text.startswith("h") else 4
+        ok = _verdict(verifier, "compton_recoil_energy", {number: text})
+        assert ok.error_step == 0, (text, ok.explanation)
+    ok = _verdict(verifier, "vertical_circle_top_tension", {3: "u = 8.31 m/s (initial velocity of the ball)"})
+    assert ok.error_step == 0, ok.explanation
+
+
+def test_given_letter_with_another_givens_value_and_its_words_is_a_relabelling(verifier: SymbolicVerifier) -> None:
+    # the problem's letter m holding the molar mass, said in words: the solution's own name for M;
+    # the same value called the mass of the gas is the wrong quantity
+    v = _verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (molar mass)"})
+    assert v.error_step != 4, v.explanation
+    v = _verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (mass of the gas)"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+
+
+def test_value_of_a_given_described_loosely_is_that_given(verifier: SymbolicVerifier) -> None:
+    # "thick wall" shares a word with the thickness whose value it has; "wall" alone does not make it the area
+    v = _verdict(verifier, "composite_wall_interface_temperature", {2: "L1 = 16 cm (thick wall of thermal conductivity)"})
+    assert v.error_step != 2, v.explanation
+
+
+def test_step_written_on_the_lines_below_its_marker_is_read(verifier: SymbolicVerifier) -> None:
+    # "Step 1:" alone on its line, its givens below: judged by that content, not as an empty step
+    p = _problem("atwood_tension")
+    text = p.solution.replace("Step 1: m1 = 7.31 kg (mass of the heavier block)",
+                              "Step 1:\nm1 = 7.31 kg (mass of the heavier block)")
+    v = verifier.verify(p, text)
+    assert v.error_step == 0, v.explanation
+    v = verifier.verify(p, text.replace("\nm1 = 7.31 kg", "\nm1 = 7.13 kg"))
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    v = verifier.verify(p, text.replace("\nm1 = 7.31 kg (mass of the heavier block)", ""))  # cut off
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+
+
+def test_further_find_step_asking_for_an_invented_quantity_is_mc(verifier: SymbolicVerifier) -> None:
+    # after naming T, "L (length of the light string)": the problem has no such quantity
+    p = _problem("atwood_tension")
+    text = p.solution.replace("Step 4: T, the tension in the string (in N)",
+                              "Step 4: T (tension in the string)\nStep 5: L (length of the light string)")
+    text = "\n".join(_renumber(text.splitlines()))
+    v = verifier.verify(p, text)
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+    ok = verifier.verify(p, text.replace("L (length of the light string)", "a (acceleration of the blocks)"))
+    assert ok.error_step == 0, ok.explanation
+
+
+def _renumber(lines: list[str]) -> list[str]:
+    out, k = [], 0
+    for line in lines:
+        if line.startswith("Step "):
+            k += 1
+            line = f"Step {k}:" + line.split(":", 1)[1]
+        out.append(line)
+    return out
+
+
+def test_given_number_said_to_be_another_quantity_is_mc(verifier: SymbolicVerifier) -> None:
+    # "..., which is the X": the right number given a meaning that is not its own
+    v = _verdict(verifier, "vertical_circle_top_tension",
+                 {2: "The length of the string is 1.2 m, which is the refractive index of the ball."})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    ok = _verdict(verifier, "vertical_circle_top_tension",
+                  {2: "The string is 1.2 m long, which is the length of the string."})
+    assert ok.error_step == 0, ok.explanation

@@ -63,6 +63,14 @@ What is checked, and the type of a failure:
   the problem (any quantity of it, for an untagged line) or a constant's usual name, else MC; numbers
   with a unit or a decimal point in it ("Mass: 2.0 kg") must be quantities as above, else MC; plain
   prose is not judged.
+  A given's meaning, matched by its words (issue 12, second round, from real SFT samples): a right
+  value whose own words (not its symbol, units or numbers) share no word stem with what it is in the
+  problem is the wrong quantity (`h = 6.63e-34 J*s (wavevector of the photon)`, "385 mm^-1, which is the
+  refractive index": MC); one shared stem is enough ("thick wall" for the thickness of the first layer
+  wins over a description-only match to the area of the wall). The problem's letter holding another
+  given's value, with words describing that given (`m = 4 g/mol (molar mass)`), is the solution's name
+  for it. A symbol glued to its decimal value (`v1.89 m/s: speed ...`) reads as `v = 1.89 m/s`; a step
+  whose content is on the lines below its "Step k:" marker is judged by that content.
 - Target (MC). A <find> step passes when the first computed quantity it names (as a symbol standing
   alone, not inside a formula such as "v^2/(R*g)") is the asked one, or, naming none, when it holds a
   content word of the target's description or a unit of its dimension ("(in N)"); it fails when it
@@ -70,7 +78,9 @@ What is checked, and the type of a failure:
   target. A <find> section in which no step names the target (only givens, "m1 = 7.31 kg", an invented
   quantity, nothing) fails at its first step; it is judged when the first <find> step is reached, with
   the names the solution has given by then. `target = <expression>` names the target, and the equation
-  is checked like any other (CM when wrong).
+  is checked like any other (CM when wrong); the target given a bare value ("Q: 25 C") is listed as if
+  it were given (MC). Once the target is named, a further <find> step "NAME (words)" whose name is no
+  symbol of the problem and whose words describe none of its quantities asks for an invented one (MC).
 - Empty steps. A step with nothing but tags or punctuation ("Step 1: <given>", a last "Step 30:" cut
   off) is an error, typed by its section (MC before any given is stated, else CE when untagged).
 - Principle (CM). Lenient: a <concept> step fails only when it matches none of the ground-truth
@@ -277,7 +287,7 @@ class SymbolicVerifier:
         return verdict
 
     def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "") -> Verdict:
-        steps = section_tags(text, parsed.steps[:MAX_STEPS])
+        steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         findings: list[Finding] = []
@@ -314,8 +324,10 @@ class SymbolicVerifier:
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             else:  # equations are checked wherever they are written, a <concept> step's included
-                clauses = split_clauses(step.text)[:MAX_CLAUSES]
-                checker.label = step.text if tag == "given" and len(clauses) <= 1 else ""
+                # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
+                said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+                clauses = split_clauses(said)[:MAX_CLAUSES]
+                checker.label = said if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
                     decided, checker.decided = checker.decided, False
                     f = checker.check_clause(clause, tag)
@@ -552,10 +564,16 @@ class SymbolicVerifier:
         it), or by a unit of its dimension. A <find> that names another quantity first fails at that
         step; one that names only givens, an invented quantity or nothing fails at its first step."""
         first = None
-        for i, s in find_steps:
+        for k, (i, s) in enumerate(find_steps):
             named, fail = checker.check_target(s.text)
             if named or (fail is None and (checker.names_target(s.text, lenient=True)
                                            or checker.described(s.text) == checker.gt.target)):
+                # the target named; a further <find> step that names a quantity the problem does not have
+                # ("L (length of the light string)") asks for something else: MC there
+                for j, later in find_steps[k + 1:]:
+                    invented = checker.invented_unknown(later.text)
+                    if invented:
+                        return j, invented
                 return None
             if fail and first is None:
                 first = (i, fail)
@@ -604,6 +622,9 @@ class SymbolicVerifier:
 
 
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
+# a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
+# a decimal point is required, so "m1 = 2 kg" and "v2" stay names
+_GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 
@@ -628,6 +649,28 @@ def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
                 current = None
             k += 1
         out.append(step if step.tag == current else dataclasses.replace(step, tag=current))
+    return out
+
+
+def continued_steps(text: str, steps: Sequence[Any]) -> list[Any]:
+    """A step written as "Step 1:" with its content on the lines below (up to the next step or tag) reads
+    as that content, the lines joined by commas; a "Step 30:" followed by nothing (cut off) or by a tag
+    only stays empty."""
+    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
+    if len(matches) != len(steps) or all(s.text.strip() for s in steps):
+        return list(steps)
+    out = []
+    for k, (step, m) in enumerate(zip(steps, matches)):
+        if not step.text.strip():
+            end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
+            lines = []
+            for line in text[m.end():end].splitlines()[1:]:
+                if _TAG_MARK.search(line) or not line.strip():
+                    break  # the section ends (or a blank line): what follows is not this step's
+                lines.append(line.strip())
+            if lines:
+                step = dataclasses.replace(step, text=", ".join(lines))
+        out.append(step)
     return out
 
 

@@ -348,6 +348,11 @@ class _Checker:
         factor = self.gt.factors.get(name, 1.0)
         for raw, readings in segs:
             if self.given_ok(name, readings, stated, factor):
+                foreign = self.foreign_words(name, self.label)
+                if foreign:  # "h = 6.63e-34 J*s (wavevector of the photon)": the right number, another meaning
+                    return Finding(0, "fail", "MC", f"states {name} = {_with_unit(stated, unit)} as the "
+                                   f"{foreign}; in the problem it is the {self.gt.descriptions.get(name, name)}.",
+                                   info={"check": "given_meaning", "symbol": name})
                 self.hits.add("given")
                 self.decided = True
                 continue
@@ -358,6 +363,12 @@ class _Checker:
             other = next((s for s, o in self.gt.givens.items() if s != name and (
                 (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
                 or (with_units and self.fits_given(s, readings)))), None)
+            if other and other not in self.stated and self.described(self.label) == other:
+                # `m = 4 g/mol (molar mass)`: the solution's letter for M, its meaning said in words
+                self.names[name] = other
+                self.aliased.add(other)
+                self.stated.setdefault(other, (name, self.label))
+                return self.check_given(other, segs)
             shown = raw if len(raw) < 40 else raw[:37] + "..."
             why = f", which is the value of {other}" if other else ""
             if not other and not all(self.unit_kind_fits(name, n) for n in readings):
@@ -365,6 +376,38 @@ class _Checker:
             return Finding(0, "fail", "MC", f"states {name} = {shown}{why}; the problem gives {name} = "
                            f"{_with_unit(stated, unit)}.", info={"check": "given", "symbol": name})
         return None
+
+    def meaning_words(self, name: str, label: str) -> tuple[str, bool] | None:
+        """The words a given's value is described by in `label` and whether they share a word with what
+        quantity `name` means in the problem; None when the label has no words of its own. Symbols, units
+        and numbers are not description ("R = 32 kohm" has none); one shared word is enough ("speed of the
+        ball" for the speed at the lowest point, "thick wall" for the thickness of the first layer)."""
+        desc = self.gt.descriptions.get(name, "")
+        if not label or not desc:
+            return None
+        text = mp.normalize(label).split("=", 1)[-1]
+        units = {u for unit in self.gt.units.values() for u in re.findall(r"[A-Za-z]+", unit or "")}
+        after_number = set(re.findall(r"\d\s*([A-Za-z]+)", text))  # the value's unit ("35 degrees")
+        words = [w for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", text)  # not L_ind, eps0
+                 if mp.canonical_name(w) not in self.names and w not in after_number
+                 and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
+        if words and words[0].lower() in _REMARK_OPENERS:
+            return None  # "(we use the usual value)": a remark on the value, not what it is
+        mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
+        if not mine:
+            return None
+        return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
+
+    def foreign_words(self, name: str, label: str) -> str | None:
+        """The words a right value is described by when they share none with what it means in the problem
+        (`h = 6.63e-34 J*s (wavevector of the photon)`), else None."""
+        said = self.meaning_words(name, label)
+        return said[0] if said and not said[1] else None
+
+    def described_as(self, name: str, label: str) -> bool:
+        """Whether `label` describes quantity `name` in words of its own (`m = 4 g/mol (molar mass)`)."""
+        said = self.meaning_words(name, label)
+        return bool(said and said[1])
 
     def given_computed(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> Finding | None:
         """A quantity to be found, named by its symbol in <given>: with a given's value it is the
@@ -577,7 +620,8 @@ class _Checker:
             if tag == "given" and not mp.variables(node):
                 alias = self.alias_given(readings)
                 meant = self.described(self.label)
-                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings):
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
+                        not (alias and self.described_as(alias, self.label)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
                 if meant in self.gt.equations and meant != alias:
                     return self.described_unknown(meant, _raw)
@@ -865,6 +909,12 @@ class _Checker:
                 return self.misdescribed_given(meant, mp.to_text(node), alias)
             if meant in self.gt.equations and meant != alias:
                 return self.described_unknown(meant, mp.to_text(node))
+            which = _WHICH_IS.match(plain[start:])
+            foreign = self.foreign_words(alias, which.group(1)) if alias and which else None
+            if foreign:  # "... is 385 mm^-1, which is the refractive index of the light": another meaning
+                return Finding(0, "fail", "MC", f"says {mp.to_text(node)} is the {foreign}; in the problem it is the "
+                               f"{self.gt.descriptions.get(alias, alias)}.",
+                               info={"check": "given_meaning", "symbol": alias})
             if alias:
                 self.stated.setdefault(alias, ("", label or mp.to_text(node)))
             else:
@@ -988,6 +1038,13 @@ class _Checker:
             if tok in ("a", "A", "I") and nxt.islower() and len(nxt) >= 3 and after not in ",:":
                 continue  # the article
             found.append(s)
+            value = _VALUE_ONLY.match(plain[m.end():]) if s == gt.target else None
+            if value and (not value.group("unit") or mp.pint_unit(value.group("unit").replace("^", "**"))):
+                # "Q: 25 C" in <find>: the unknown listed as if it were given a value (the rubric's error),
+                # whatever the number; "Q = C*V*(1 - exp(-t/(R*C)))" names the target by its equation.
+                return False, Finding(0, "fail", "MC", f"lists {gt.target}, the quantity asked for, with a value "
+                                      f"({plain[m.end():].strip(' :=')}) as if it were given.",
+                                      info={"check": "target", "found": s})
         computed = [s for s in found if s not in gt.givens]
         if computed and computed[0] == gt.target:
             return True, None
@@ -1013,6 +1070,19 @@ class _Checker:
                                       info={"check": "target"})
         return False, None
 
+    def invented_unknown(self, text: str) -> Finding | None:
+        """A <find> line "NAME (words)" or "NAME: words" whose name is no symbol of the problem and whose
+        words describe none of its quantities: an unknown the problem does not have."""
+        m = re.match(r"\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,5})\s*(?:\(([^()]+)\)|[:,]\s*(.+))\s*$", mp.normalize(text))
+        if not m or mp.canonical_name(m.group(1)) in self.names:
+            return None
+        words = m.group(2) or m.group(3) or ""
+        if len(re.findall(r"[A-Za-z]{3,}", words)) < 2 or self.described(words, strict=True) is not None:
+            return None
+        return Finding(0, "fail", "MC", f"asks for {m.group(1)} ({words.strip()[:40]}), a quantity the problem does "
+                       f"not have; the question asks for {self.gt.target}, {self.gt.target_desc}.",
+                       info={"check": "target"})
+
     def principle_hits(self, text: str) -> set[int]:
         """Indices of the ground-truth principles the text names: a keyword or the principle's name whose
         words (lower-case, plural/-ed/-ing endings dropped, in any order) all occur in the text."""
@@ -1036,6 +1106,12 @@ MAX_GIVEN_CLAUSES = 12
 def _formula_key(text: str) -> str:
     """A formula without spaces and multiplication signs, for a textual match ("Q = C*V" -> "Q=CV")."""
     return re.sub(r"[\s*·×]", "", mp.normalize(text))
+# the rest of a <find> step after the target's name when it assigns a bare number: ": 25 C", "= 4.4 m/s"
+_VALUE_ONLY = re.compile(r"\s*[:=]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
+                         r"\s*(?P<unit>[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?\s*\.?\s*$")
+# what a stated number is said to be: "15.2 pm, which is the product of ..."
+_WHICH_IS = re.compile(r"\s*,?\s*which\s+(?:is|are|represents?|means?)\s+(?:the\s+|a\s+|an\s+)?([^,.;]+)",
+                       re.IGNORECASE)
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
@@ -1119,6 +1195,19 @@ def _stems(text: str) -> set[str]:
     t = text.lower().replace("’", "'").replace("'s", " ").replace("-", " ")
     words = {w.removesuffix("s") if len(w) > 3 and not w.endswith("ss") else w for w in re.findall(r"[a-z0-9]+", t)}
     return {w[:5] for w in words} - {"the", "of", "a", "an", "and"}
+
+
+# words a small model uses for the same quantity (their 5-letter stems), read as one when matching meanings
+_STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt"}
+
+
+# first words of a remark about a value rather than a description of the quantity
+_REMARK_OPENERS = frozenset("we use using used from as approx approximately approximate given taken take standard "
+                            "usual assume assumed assuming since because note rounded exact exactly see".split())
+
+
+def _stem_syn(stem: str) -> str:
+    return _STEM_SYNONYMS.get(stem, stem)
 
 
 def _is_remark(inner: str) -> bool:
