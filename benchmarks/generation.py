@@ -33,16 +33,7 @@ import resource
 import sys
 import time
 
-QUESTIONS = [
-    "A 2.0 kg block is pushed by a 10 N horizontal force on a frictionless floor. What is its acceleration?",
-    "A car accelerates uniformly from rest to 20 m/s in 5.0 s. How far does it travel in that time?",
-    "A 5.0 ohm resistor carries a current of 2.0 A. What is the voltage across it?",
-    "A stone is dropped from rest from a 45 m high cliff. How long does it take to reach the ground?",
-    "A gas at 300 K and 1.0 atm is heated at constant volume to 450 K. What is its final pressure?",
-    "A wave has frequency 50 Hz and wavelength 4.0 m. What is its speed?",
-    "A 0.50 kg ball moves at 6.0 m/s. What is its kinetic energy?",
-    "A photon has wavelength 500 nm. What is its energy in electronvolts?",
-]
+from physr3.models.openvino_engine import CHECK_QUESTIONS as QUESTIONS  # one prompt list: the self-check's
 
 
 def main(argv: list[str] | None = None) -> int:
