@@ -139,6 +139,16 @@ def compute_reward(
     return out
 
 
+def problem_reward(verdict: Verdict, solution: str, problem, cfg, final_correct: bool | None = None,
+                   truncated: bool = False) -> float | None:
+    """`step_reward` for a solution of `problem` as training, `physr3 study` and `physr3 verify` all compute it:
+    the `reward` section, the reference step count of the problem's ground-truth solution, and the failure
+    policy `verifier.on_parse_failure`. `cfg` is the whole `physr3.config.Config`."""
+    ref_n = count_steps(problem.solution, cfg.reward.step_pattern) if problem.solution else None
+    return step_reward(verdict, solution, cfg.reward, reference_n=ref_n, final_correct=final_correct,
+                       on_failure=cfg.verifier.on_parse_failure, truncated=truncated)
+
+
 def step_reward(
     verdict: Verdict,
     solution: str,

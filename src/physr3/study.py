@@ -197,7 +197,7 @@ class Study:
 
     def _generate(self, condition: str, adapter: Path | None, out_name: str, limit: int | None) -> Path:
         """Held-out solutions of one condition through the eval runner (resumable), verified item by item."""
-        from physr3.eval.runner import run_eval
+        from physr3.eval.runner import results_path, run_eval
 
         eval_name = {"cot": "cot", "sft": "sft", "sft-continued": "sft", "dpo": "dpo"}.get(condition, "ours")
         sub = _sub(self.cfg, self.root / "eval", out_name)
@@ -206,14 +206,13 @@ class Study:
         if adapter is not None:
             setattr(sub.eval, f"{eval_name}_adapter", str(adapter))
         run_dir = run_eval(sub, progress=self.progress, benchmark_paths={"synth-test": str(self.test_path)})
-        results = run_dir / "results" / f"{eval_name}__synth-test.jsonl"
-        return self._score(results)
+        return self._score(results_path(run_dir, eval_name, "synth-test"))
 
     def _score(self, results: Path) -> Path:
         """r1 = e/(n+1) from the configured verifier on every held-out solution (correct or not)."""
         from physr3.problems import iter_jsonl
-        from physr3.reward import step_reward
-        from physr3.solution import count_steps, validate
+        from physr3.reward import problem_reward
+        from physr3.solution import validate
         from physr3.verify.registry import build_verifier
 
         scored = results.with_name(results.stem + ".scored.jsonl")
@@ -226,10 +225,8 @@ class Study:
         out = []
         for row, v in zip(rows, verdicts):
             p = problems[row["id"]]
-            ref_n = count_steps(p.solution, self.cfg.reward.step_pattern) if p.solution else None
-            r1 = step_reward(v, row["completion"], self.cfg.reward, reference_n=ref_n,
-                             final_correct=bool(row.get("correct")), on_failure=self.cfg.verifier.on_parse_failure,
-                             truncated=row.get("finish_reason") == "length")  # as training scores r1
+            r1 = problem_reward(v, row["completion"], p, self.cfg, final_correct=bool(row.get("correct")),
+                                truncated=row.get("finish_reason") == "length")  # as training scores r1
             out.append({"id": row["id"], "correct": bool(row.get("correct")), "r1": r1,
                         "compliant": validate(row["completion"]).compliant, "error_step": v.error_step,
                         "error_type": v.error_type if v.ok else "verifier_failed", "completion": row["completion"]})
@@ -241,16 +238,22 @@ class Study:
             _say(f"eval: {cond}")
             self._generate(cond, self.adapter_of(cond), cond, None)
 
-    def curves(self) -> None:
+    def curve_points(self, cond: str) -> list[tuple[int, Path, str]]:
+        """(step, adapter, eval folder name) of a refine condition's learning curve: its starting SFT adapter
+        (step 0, one evaluation shared by every variant that starts from it) and every checkpoint."""
         from physr3.train.checkpoint import adapter_dir
 
-        s = self.cfg.study
+        warmup = cond == "ours-paper-warmup"
+        points = [(0, self.sft_adapter(warmup=warmup), "curve-start-sft-warmup" if warmup else "curve-start-sft")]
+        for ckpt in sorted((self.refine_dir(cond) / "checkpoints").glob("step-*")):
+            step = int(ckpt.name.split("-")[1])
+            points.append((step, adapter_dir(ckpt), f"curve-{cond}-step{step:06d}"))
+        return points
+
+    def curves(self) -> None:
         for cond in [c for c in conditions(self.cfg) if c.startswith("ours-")]:
-            ckpts = sorted((self.refine_dir(cond) / "checkpoints").glob("step-*"))
-            start = self.sft_adapter(warmup=cond == "ours-paper-warmup")
-            points = [(0, start)] + [(int(c.name.split("-")[1]), adapter_dir(c)) for c in ckpts]
-            for step, adapter in points:
-                self._generate(cond, adapter, f"curve-{cond}-step{step:06d}", s.curve_n)
+            for _, adapter, name in self.curve_points(cond):
+                self._generate(cond, adapter, name, self.cfg.study.curve_n)  # resumes: done items are kept
 
     def report(self) -> None:
         results = collect_results(self)
@@ -320,9 +323,11 @@ def collect_results(study: Study) -> dict[str, Any]:
         if cond.startswith("ours-"):
             entry["revisions"] = _revisions(study.refine_dir(cond) / "metrics.jsonl")
             curve = []
-            for path in sorted(eval_root.glob(f"curve-{cond}-step*/results/*.scored.jsonl")):
-                step = int(path.parts[-3].rsplit("step", 1)[1])
-                pts = [float(r["r1"]) for _, r in iter_jsonl(path) if r["r1"] is not None]
+            for step, _, name in study.curve_points(cond):
+                found = list((eval_root / name / "results").glob("*.scored.jsonl"))
+                if not found:
+                    continue
+                pts = [float(r["r1"]) for _, r in iter_jsonl(found[0]) if r["r1"] is not None]
                 curve.append({"step": step, "r1_mean": mean(pts), "n": len(pts),
                               "r1_ci": bootstrap_ci(pts, n_resamples=s.bootstrap, seed=cfg.run.seed)})
             entry["learning_curve"] = curve

@@ -34,8 +34,7 @@ from typing import Any
 from physr3.commands._common import add_config_arguments, config_from_args
 from physr3.errors import InputFormatError, UserError
 from physr3.problems import JsonlAppender, Problem, iter_jsonl
-from physr3.reward import FAILURE_POLICIES, step_reward
-from physr3.solution import count_steps
+from physr3.reward import FAILURE_POLICIES, problem_reward
 from physr3.verify.registry import available_verifiers, build_verifier
 
 GROUND_TRUTH_FIELDS = ("ground_truth_solution", "reference_solution", "ground_truth.solution_text")
@@ -122,10 +121,8 @@ def main(args: argparse.Namespace) -> int:
                 part = todo[start : start + chunk]
                 verdicts = verifier.verify_batch([(p, s) for p, s, _ in part])
                 for (problem, solution, row), verdict in zip(part, verdicts):
-                    ref_n = count_steps(problem.solution, cfg.reward.step_pattern) if problem.solution else None
                     final = row.get("final_correct") if isinstance(row.get("final_correct"), bool) else None
-                    reward = step_reward(verdict, solution, cfg.reward, reference_n=ref_n, final_correct=final,
-                                         on_failure=v.on_parse_failure)
+                    reward = problem_reward(verdict, solution, problem, cfg, final_correct=final)
                     line: dict[str, Any] = {"id": problem.id, "error_step": verdict.error_step,
                                             "error_type": verdict.error_type, "explanation": verdict.explanation,
                                             "reward": reward, "status": verdict.status}

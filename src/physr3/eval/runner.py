@@ -135,6 +135,19 @@ def summarize_rows(rows: list[dict]) -> dict[str, Any]:
     }
 
 
+def reported_benchmark(specs: list[str], spec: str) -> str:
+    """The name a benchmark spec is reported under: "synth-test=FILE.jsonl" as "synth-test", unless two specs
+    of the run share that name (then the whole spec keeps them apart)."""
+    bench = parse_spec(spec)[0]
+    return spec if sum(parse_spec(s)[0] == bench for s in specs) > 1 else bench
+
+
+def results_path(run_dir: Path, condition: str, benchmark: str) -> Path:
+    """Where a run keeps the per-item rows of one (condition, benchmark) cell: the one naming rule that the
+    report, `physr3 scaling` and `physr3 study` read back."""
+    return Path(run_dir) / "results" / f"{condition}__{benchmark.replace('/', '_').replace('=', '_')}.jsonl"
+
+
 def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
              benchmark_paths: dict[str, str] | None = None) -> Path:
     from physr3.models.loading import load_model
@@ -155,12 +168,9 @@ def run_eval(cfg: Config, argv: list[str] | None = None, progress: bool = True,
     summary: dict[str, dict[str, Any]] = {}
     for condition in cfg.eval.conditions:
         for spec, problems in benchmarks.items():
-            bench = parse_spec(spec)[0]  # "synth-test=FILE.jsonl" is reported as "synth-test"
-            if sum(parse_spec(s)[0] == bench for s in benchmarks) > 1:
-                bench = spec  # two files under one name: keep them apart
-            safe = bench.replace("/", "_").replace("=", "_")
+            bench = reported_benchmark(list(benchmarks), spec)
             rows = evaluate_condition(cfg, switch, tokenizer, condition, bench, problems,
-                                      run_dir / "results" / f"{condition}__{safe}.jsonl", verifier, progress)
+                                      results_path(run_dir, condition, bench), verifier, progress)
             summary.setdefault(condition, {})[bench] = summarize_rows(rows)
     write_text_atomic(run_dir / "summary.json", json.dumps(summary, indent=2) + "\n")
     write_text_atomic(run_dir / "conditions.json", json.dumps(  # what the report quotes per condition

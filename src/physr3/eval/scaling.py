@@ -31,7 +31,7 @@ from typing import Any
 
 from physr3.config import Config
 from physr3.errors import UserError
-from physr3.eval.benchmarks import load_benchmark, parse_spec
+from physr3.eval.benchmarks import load_benchmark
 
 CONDITION = "cot"
 
@@ -54,14 +54,6 @@ def model_label(name_or_path: str) -> str:
 
 def model_slug(name_or_path: str) -> str:
     return re.sub(r"[^A-Za-z0-9._-]+", "_", model_label(name_or_path)).strip("_")[:60] or "model"
-
-
-def result_file_name(specs: list[str], spec: str) -> str:
-    """The results file `physr3.eval.runner.run_eval` writes for `spec` (same naming rule as there)."""
-    bench = parse_spec(spec)[0]
-    if sum(parse_spec(s)[0] == bench for s in specs) > 1:
-        bench = spec
-    return f"{CONDITION}__{bench.replace('/', '_').replace('=', '_')}.jsonl", bench
 
 
 def safetensors_params(folder: Path) -> int | None:
@@ -128,7 +120,7 @@ def _rows(path: Path) -> dict[str, dict]:
 def evaluate_models(cfg: Config, models: list[str], specs: list[str], out: Path, limit: int | None,
                     progress: bool = True, log=print) -> list[ModelResult]:
     """CoT accuracy of each model on each benchmark, reusing every result already written."""
-    from physr3.eval.runner import run_eval
+    from physr3.eval.runner import reported_benchmark, results_path, run_eval
     from physr3.models.loading import resolve_model_path
 
     for model in models:  # a typo in the last model must not wait for the first one's evaluation
@@ -150,7 +142,7 @@ def evaluate_models(cfg: Config, models: list[str], specs: list[str], out: Path,
         mcfg.run.output_dir = str(out / "models")
         mcfg.run.name = f"{model_slug(model)}-{settings_hash(mcfg)}"
         run_dir = out / "models" / mcfg.run.name
-        files = {spec: run_dir / "results" / result_file_name(specs, spec)[0] for spec in specs}
+        files = {spec: results_path(run_dir, CONDITION, reported_benchmark(specs, spec)) for spec in specs}
         have = {spec: _rows(f) for spec, f in files.items()}
         cached = all(all(i in have[spec] for i in ids) for spec, ids in wanted.items())
         if cached:
@@ -163,7 +155,7 @@ def evaluate_models(cfg: Config, models: list[str], specs: list[str], out: Path,
             have = {spec: _rows(f) for spec, f in files.items()}
         res = ModelResult(model, model_label(model), parameter_count(model, cfg.model.cache_dir), str(run_dir), cached)
         for spec, ids in wanted.items():
-            bench = result_file_name(specs, spec)[1]
+            bench = reported_benchmark(specs, spec)
             rows = [have[spec][i] for i in ids if i in have[spec]]
             res.n[bench] = len(rows)
             res.accuracy[bench] = sum(bool(r["correct"]) for r in rows) / len(rows) if rows else None

@@ -19,7 +19,6 @@ only `summary.json` falls back to its counts when the scores are 0/1 (accuracy =
 from __future__ import annotations
 
 import datetime as _dt
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,18 +114,13 @@ class EvalRun:
     def item_scores(self, condition: str, benchmark: str) -> list[dict] | None:
         """The per-item rows of one cell ({"score", "correct", "compliant", ...}), or None when the results
         file is missing or does not match the summary's n (a run interrupted after its summary was written)."""
-        safe = benchmark.replace("/", "_").replace("=", "_")
-        path = self.path / "results" / f"{condition}__{safe}.jsonl"
+        from physr3.eval.runner import results_path
+        from physr3.problems import iter_jsonl
+
+        path = results_path(self.path, condition, benchmark)
         if not path.is_file():
             return None
-        rows = []
-        for lineno, line in enumerate(path.read_text().splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError as exc:
-                raise UserError(f"{path}: line {lineno}: not valid JSON ({exc.msg})") from None
+        rows = [row for _, row in iter_jsonl(path, allow_empty=True)]
         n = (self.summary.get(condition, {}).get(benchmark) or {}).get("n")
         return rows if n is None or len(rows) == n else None
 

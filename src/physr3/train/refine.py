@@ -63,7 +63,7 @@ from physr3.errors import UserError
 from physr3.models.types import Conversation, Engine, SamplingParams
 from physr3.problems import Problem
 from physr3.prompts import build_revision_conversation, build_solve_conversation, encode_prompt
-from physr3.reward import step_reward
+from physr3.reward import problem_reward
 from physr3.solution import count_steps, parse_solution
 from physr3.train.adapters import reference_active
 from physr3.train.attempt import Attempt
@@ -174,9 +174,8 @@ class RefineStep:
         attempt.verdict, attempt.solution = verdict, parse_solution(attempt.text)
         attempt.correct = self.answer_check(problem, attempt.text)
         attempt.n_steps = count_steps(attempt.text, cfg.reward.step_pattern)
-        gt_n = count_steps(problem.solution, cfg.reward.step_pattern) if problem.solution else None
-        attempt.reward = step_reward(verdict, attempt.text, cfg.reward, reference_n=gt_n, final_correct=attempt.correct,
-                                     on_failure=cfg.verifier.on_parse_failure, truncated=attempt.truncated)
+        attempt.reward = problem_reward(verdict, attempt.text, problem, cfg, final_correct=attempt.correct,
+                                        truncated=attempt.truncated)
         return attempt
 
     def rollouts(self, problems: Sequence[Problem], step: int) -> tuple[list[Rollout], dict[str, float]]:
