@@ -38,6 +38,9 @@ def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tm
     assert state["global_step"] == 2
     report = (root / "report.md").read_text()
     assert "| ours-paper |" in report and "held-out r1" in report
+    assert set(results["paired"]) == {f"{c} vs {b}" for c in expected if c.startswith("ours-")
+                                      for b in ("sft-continued", "sft")}
+    assert all(d["n"] == 3 for d in results["paired"].values()) and "ours-paper vs sft-continued |" in report
     capsys.readouterr()
 
     assert main(args) == 0  # resumes: trained stages are reused
@@ -49,3 +52,21 @@ def test_unknown_variant_is_refused_before_any_work(tmp_path, capsys):
     assert main(["study", f"run.output_dir={tmp_path}", "study.variants=[paper,bogus]"]) == 2
     assert "study.variants: unknown advantage(s) bogus; valid: paper, improvement, paper+first" in capsys.readouterr().err
     assert not (tmp_path / "cpu-study").exists() and not any(tmp_path.iterdir())
+
+
+def test_paired_difference_is_per_item_on_the_shared_items():
+    from physr3.study import paired_difference
+
+    cond = {"a": {"r1": 1.0, "correct": True}, "b": {"r1": 0.5, "correct": False}, "c": {"r1": 0.0, "correct": False},
+            "only-here": {"r1": 1.0, "correct": True}}
+    base = {"a": {"r1": 0.5, "correct": False}, "b": {"r1": 0.5, "correct": False}, "c": {"r1": 0.5, "correct": True},
+            "d": {"r1": None, "correct": False}}
+    d = paired_difference(cond, base, n_boot=200, seed=0)
+    assert d["n"] == 3  # "only-here" and "d" are not shared
+    assert (d["r1_wins"], d["r1_ties"], d["r1_losses"]) == (1, 1, 1)
+    assert d["r1_diff"] == 0.0 and d["r1_diff_ci"][0] < 0 < d["r1_diff_ci"][1]
+    assert d["accuracy_diff"] == 0.0  # one gained (a), one lost (c)
+    # a uniform shift is detected with an interval that excludes zero
+    shifted = {k: {"r1": v["r1"] + 0.25, "correct": v["correct"]} for k, v in base.items() if v["r1"] is not None}
+    d = paired_difference(shifted, base, n_boot=200, seed=0)
+    assert d["r1_diff"] == 0.25 and tuple(d["r1_diff_ci"]) == (0.25, 0.25)

@@ -314,6 +314,7 @@ def collect_results(study: Study) -> dict[str, Any]:
                            "stage_minutes": {k: round(v / 60, 1) for k, v in study.timings.items()},
                            "conditions": {}}
     eval_root = study.root / "eval"
+    per_item: dict[str, dict[str, dict[str, Any]]] = {}
     for cond in conditions(cfg):
         scored = list(eval_root.glob(f"{cond}/results/*.scored.jsonl"))
         if not scored:
@@ -332,7 +333,31 @@ def collect_results(study: Study) -> dict[str, Any]:
                               "r1_ci": bootstrap_ci(pts, n_resamples=s.bootstrap, seed=cfg.run.seed)})
             entry["learning_curve"] = curve
         out["conditions"][cond] = entry
+        per_item[cond] = {r["id"]: r for r in rows}
+    out["paired"] = {f"{c} vs {base}": paired_difference(per_item[c], per_item[base], s.bootstrap, cfg.run.seed)
+                     for c in per_item if c.startswith("ours-") for base in PAIRED_CONTROLS if base in per_item}
     return out
+
+
+PAIRED_CONTROLS = ("sft-continued", "sft")
+
+
+def paired_difference(cond: dict[str, dict[str, Any]], base: dict[str, dict[str, Any]], n_boot: int,
+                      seed: int) -> dict[str, Any]:
+    """Condition minus control on the SAME held-out items: mean differences in r1 and accuracy with a 95%
+    bootstrap interval over items, and per-item r1 wins/ties/losses.
+
+    Why paired: both conditions answer the same problems, so most of the item-to-item spread cancels; two
+    separate intervals that overlap can still hide a difference that the paired interval shows (or rule out)."""
+    ids = sorted(set(cond) & set(base))
+    both_r1 = [i for i in ids if cond[i]["r1"] is not None and base[i]["r1"] is not None]
+    d_r1 = [float(cond[i]["r1"]) - float(base[i]["r1"]) for i in both_r1]
+    d_acc = [float(cond[i]["correct"]) - float(base[i]["correct"]) for i in ids]
+    return {"n": len(ids), "r1_diff": mean(d_r1), "r1_diff_ci": bootstrap_ci(d_r1, n_resamples=n_boot, seed=seed),
+            "accuracy_diff": mean(d_acc),
+            "accuracy_diff_ci": bootstrap_ci(d_acc, n_resamples=n_boot, seed=seed),
+            "r1_wins": sum(d > 0 for d in d_r1), "r1_ties": sum(d == 0 for d in d_r1),
+            "r1_losses": sum(d < 0 for d in d_r1)}
 
 
 def _fmt(x: float | None, ci: list | tuple | None = None, pct: bool = False) -> str:
@@ -365,6 +390,13 @@ def render_report(results: dict[str, Any]) -> str:
         t = e["error_types"]
         lines.append(f"| {name} | {t.get('MC', 0)} | {t.get('CM', 0)} | {t.get('CE', 0)} | {t.get('none', 0)} | "
                      f"{t.get('verifier_failed', 0)} |")
+    if results.get("paired"):
+        lines += ["", "## Paired differences on the same held-out items (condition minus control)", "",
+                  "| comparison | n | Δ held-out r1 | r1 wins/ties/losses | Δ accuracy (points) |", "|---|---|---|---|---|"]
+        for name, d in results["paired"].items():
+            lines.append(f"| {name} | {d['n']} | {_fmt(d['r1_diff'], d['r1_diff_ci'])} | "
+                         f"{d['r1_wins']}/{d['r1_ties']}/{d['r1_losses']} | "
+                         f"{_fmt(d['accuracy_diff'], d['accuracy_diff_ci'], pct=True)} |")
     curves = {k: e["learning_curve"] for k, e in results["conditions"].items() if e.get("learning_curve")}
     if curves:
         lines += ["", "## Learning curves: held-out r1 by refine step", "", "![](learning_curves.png)", ""]
