@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar
 
 from physr3.errors import UserError
 
@@ -96,11 +96,6 @@ class Registry(Generic[T]):
         self._sort, self._describe = sort_names, describe
 
     # ---- registering
-    @overload
-    def register(self, name: str) -> Callable[[T], T]: ...
-    @overload
-    def register(self, name: str, obj: T | str) -> T | str: ...
-
     def register(self, name: str, obj: Any = None) -> Any:
         """`register(name, obj)` adds and returns `obj` (a string `"module:attr"` is a lazy target);
         `register(name)` is the decorator form. A taken name is refused unless it is the same object."""
@@ -110,7 +105,8 @@ class Registry(Generic[T]):
         old = self._entries.get(name)
         if old is not None and old is not obj:
             target = self._targets.get(name)  # the lazy target this name was registered with, if any
-            same = target is not None and (obj == target or (isinstance(old, _Lazy) and _names_target(target, obj)))
+            same = target is not None and ((isinstance(obj, str) and obj == target)
+                                           or (isinstance(old, _Lazy) and _names_target(target, obj)))
             if not same:
                 raise ValueError(f"{self.kind} {name!r} is already registered ({self._about(old)}); "
                                  f"refusing {self._about(new)}")
@@ -155,14 +151,8 @@ class Registry(Generic[T]):
     def __iter__(self) -> Iterator[str]:
         return iter(self.names())
 
-    def __len__(self) -> int:
-        return len(self.names())
-
     def __getitem__(self, name: str) -> T:
         return self.get(name)
-
-    def __repr__(self) -> str:
-        return f"Registry({self.kind!r}, {len(self._entries)} names)"
 
     # ---- internals
     def _load(self) -> None:
