@@ -2,8 +2,9 @@
 
     .venv/bin/python benchmarks/judge_concurrency.py [--n 64] [--concurrency 16] [--delay-s 1.0]
 
-Starts `physr3 serve --responder diff-judge --delay-s 1 --port 0` in a subprocess (the test/benchmark
-stand-in judge: every call takes `delay_s`, like a remote GPT-4o call), verifies `n` distinct erroneous
+Starts `physr3 serve --responder support.responders:DiffJudgeResponder --delay-s 1 --port 0` in a subprocess
+(the stand-in judge from tests/support, on the server's PYTHONPATH: every call takes `delay_s`, like a
+remote GPT-4o call), verifies `n` distinct erroneous
 solutions through `LLMJudge.verify_batch` with a fresh SQLite cache, then verifies them again with a new
 judge over the same cache. Targets (issue 4): the first run within 6 s for 64 x 1 s calls at
 concurrency 16 (ideal: ceil(64/16) x 1 s = 4 s), the second run with 0 judge calls. Prints the measured
@@ -25,6 +26,8 @@ from physr3.llm.client import ChatClient
 from physr3.problems import Problem
 from physr3.solution import render_solution
 from physr3.verify.llm_judge import LLMJudge
+
+TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the stand-in judge is a test double: tests/support
 
 SECTIONS = {
     "given": ["m = 2.0 kg", "F = 10 N"], "find": ["a, the acceleration"], "concept": ["Newton's second law"],
@@ -48,9 +51,11 @@ def main() -> int:
     ap.add_argument("--target-s", type=float, default=6.0)
     args = ap.parse_args()
 
+    pythonpath = os.pathsep.join(p for p in (str(TESTS_DIR), os.environ.get("PYTHONPATH", "")) if p)
     proc = subprocess.Popen([sys.executable, "-m", "physr3.cli", "serve", "--port", "0", "--responder",
-                             "diff-judge", "--delay-s", str(args.delay_s)],
-                            stdout=subprocess.PIPE, text=True, env=dict(os.environ, PYTHONUNBUFFERED="1"))
+                             "support.responders:DiffJudgeResponder", "--delay-s", str(args.delay_s)],
+                            stdout=subprocess.PIPE, text=True,
+                            env=dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=pythonpath))
     try:
         line = proc.stdout.readline()
         if " on " not in line:

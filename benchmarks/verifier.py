@@ -15,7 +15,7 @@ its first step and type). Printed, all from this one run:
 - first-error step exact: verdict step == label step, over all injected lines (controls included);
 - error type: verdict type == label type (MC | CM | CE | none), same lines;
 - untouched ground truth passed: the reference solution of every problem judged error-free;
-- paraphrases passed: two programmatic rewrites per problem (`physr3.verify.paraphrase`: reordered
+- paraphrases passed: two programmatic rewrites per problem (`tests/support/paraphrase.py`: reordered
   givens, equations in other forms and LaTeX, words around maths, other unit spellings, rounding, missing
   units) judged error-free;
 - restyled injected: each injected erroneous solution rewritten the same way (labels renumbered with
@@ -45,8 +45,10 @@ import collections
 import random
 import sys
 import time
+from pathlib import Path
 
 DEFAULT_REAL = "benchmarks/data/real_solutions/level1_test.jsonl"
+TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,8 +75,10 @@ def injected(args: argparse.Namespace) -> int:
     from physr3.problems import Problem, iter_jsonl
     from physr3.synth.generate import generate_problems
     from physr3.synth.registry import family_names
-    from physr3.verify.paraphrase import paraphrase, paraphrase_injection
     from physr3.verify.symbolic import SymbolicVerifier
+
+    sys.path.insert(0, str(TESTS_DIR))
+    from support.paraphrase import paraphrase, paraphrase_injection
 
     try:
         from physr3.synth.inject import inject_row

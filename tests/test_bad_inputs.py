@@ -30,6 +30,7 @@ import pytest
 
 from physr3.cli import COMMANDS, main
 from physr3.problems import write_jsonl
+from support import serve_env
 
 KINDS = ("binary", "directory", "array", "wrong_types", "empty", "missing", "huge_line")
 HUGE_BYTES = 50 * 2**20
@@ -51,6 +52,7 @@ OUT_ACCEPTS = {"missing": "a new output file", "empty": "an empty output: nothin
 CODE_ACCEPTS = {"array": "a valid Python expression", "wrong_types": "a valid Python expression (a dict)"}
 OVERWRITE_ACCEPTS = {k: "--out is written atomically (replaced)" for k in KINDS if k != "directory"}
 FAST = ["run.output_dir={tmp}", "model.name_or_path={tmp}/no-model"]  # a model load would fail, not hang
+SCRIPTED = "support.responders:ScriptedResponder.from_file"  # serve's test double reading a rules file
 
 CASES: dict[str, list[Case]] = {
     "demo": [Case(["--config", "{bad}", "--no-progress"])],
@@ -75,8 +77,8 @@ CASES: dict[str, list[Case]] = {
                      "--judge-base-url", "http://127.0.0.1:9/v1"],
                     accepts={"missing": "a new cache", "empty": "SQLite reads an empty file as an empty database"}),
                Case(["--config", "{bad}", "--input", "{good}", "--out", "{tmp}/v.jsonl"])],
-    "serve": [Case(["--responder", "script:{bad}", "--port", "0"]),
-              Case(["--config", "{bad}", "--responder", "echo", "--port", "0"])],
+    "serve": [Case(["--responder", SCRIPTED, "--responder-arg", "{bad}", "--port", "0"]),
+              Case(["--config", "{bad}", "--responder", "support.responders:EchoResponder", "--port", "0"])],
     "benchmarks": [Case(["--path", "synth-test={bad}"]), Case(["--path", "jeebench={bad}"]),
                    Case(["--path", "scieval={bad}"])],
     "score-answers": [Case(["{bad}"])],
@@ -110,7 +112,7 @@ CASES: dict[str, list[Case]] = {
 # File-taking options (by argparse dest) that the walk must reach; an option of a command that is neither
 # walked above nor listed in NOT_WALKED fails test_the_table_covers_every_command_and_file_option.
 FILE_DESTS = {"file", "input", "out", "data", "eval_data", "config", "path", "benchmark", "runs", "cache",
-              "responder", "resume", "sft_adapter", "model"}
+              "responder", "responder_arg", "resume", "sft_adapter", "model"}
 NOT_WALKED = {
     ("synth", "out"): "an output written atomically (replaced), never read",
     ("report", "out"): "an output folder",
@@ -240,7 +242,7 @@ SUBPROCESS_CASES = [
     (["check-format", "{binary}"], "binary"),
     (["verify", "--input", "{directory}", "--out", "{tmp}/v.jsonl"], "directory"),
     (["train", "--data", "{huge_line}", "run.output_dir={tmp}"], "huge_line"),
-    (["serve", "--responder", "script:{array}", "--port", "0"], "array"),
+    (["serve", "--responder", SCRIPTED, "--responder-arg", "{array}", "--port", "0"], "array"),
     (["sandbox", "{empty}"], "empty"),
 ]
 
@@ -248,7 +250,7 @@ SUBPROCESS_CASES = [
 @pytest.mark.parametrize("argv,kind", SUBPROCESS_CASES, ids=[a[0] for a, _ in SUBPROCESS_CASES])
 def test_no_traceback_reaches_stderr_of_a_real_process(argv, kind, bad_files, tmp_path):
     argv = [a.format(tmp=tmp_path, **{k: str(v) for k, v in bad_files.items()}) for a in argv]
-    env = dict(os.environ, PHYSR3_CACHE_DIR=str(tmp_path / "cache"))
+    env = serve_env(dict(os.environ, PHYSR3_CACHE_DIR=str(tmp_path / "cache")))  # tests/ on PYTHONPATH
     proc = subprocess.run([sys.executable, "-m", "physr3.cli", *argv], capture_output=True, text=True,
                           env=env, timeout=300)
     assert proc.returncode == 2, proc.stderr[-2000:]

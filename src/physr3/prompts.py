@@ -1,5 +1,8 @@
 """Prompts the policy sees: the solve prompt for a problem, with the seven-tag format instruction.
 
+The evaluation's CoT prompt (`build_cot_conversation`, the paper's section 4.3 system prompt) lives here
+too, so every condition that builds on it imports it from one place.
+
 `build_solve_conversation(problem, format_instruction)` returns the chat conversation for a first attempt:
 one user message with the question (multiple-choice options rendered as "A) ...", one per line) and, when
 asked, the format instruction. The system prompt is not added here: the chat template supplies
@@ -58,14 +61,35 @@ def render_question(problem: Problem) -> str:
     return "\n".join(lines)
 
 
-def build_solve_conversation(problem: Problem, format_instruction: bool = True) -> Conversation:
-    """The first-attempt conversation for `problem` (a single user message)."""
+def solve_question(problem: Problem, format_instruction: bool = True) -> str:
+    """The user message of a first attempt: the question, the multiple-choice note for MCQ items and, when
+    asked, the format instruction (the solve prompt and the evaluation's CoT prompt share it)."""
     parts = [render_question(problem)]
     if problem.options:
         parts.append(MCQ_NOTE)
     if format_instruction:
         parts.append(FORMAT_INSTRUCTION)
-    return [{"role": "user", "content": "\n\n".join(parts)}]
+    return "\n\n".join(parts)
+
+
+def build_solve_conversation(problem: Problem, format_instruction: bool = True) -> Conversation:
+    """The first-attempt conversation for `problem` (a single user message)."""
+    return [{"role": "user", "content": solve_question(problem, format_instruction)}]
+
+
+# The evaluation's chain-of-thought prompt: section 4.3 of the paper, verbatim. Unlike the solve prompt it
+# carries its own system prompt (the `cot`, `rag` and `self-refine` conditions of physr3.eval.conditions).
+COT_SYSTEM_PROMPT = (
+    "You are an expert physics assistant. Given a question, generate the final solution. "
+    "Let's think step by step."
+)
+
+
+def build_cot_conversation(problem: Problem, format_instruction: bool = False) -> Conversation:
+    """The paper's zero-shot CoT conversation: its system prompt, then the question (the seven-tag format
+    instruction only when asked, `eval.cot_format_instruction`)."""
+    return [{"role": "system", "content": COT_SYSTEM_PROMPT},
+            {"role": "user", "content": solve_question(problem, format_instruction)}]
 
 
 REVISION_INSTRUCTION = (

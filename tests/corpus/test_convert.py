@@ -1,5 +1,5 @@
-"""`physr3 convert` over real HTTP: the teacher is `physr3 serve --responder script:RULES.json` in a subprocess
-(the server's public CLI; its scripted replies are test-only, see physr3.llm.serve), the inputs are real
+"""`physr3 convert` over real HTTP: the teacher is `physr3 serve` with the scripted test double in a subprocess
+(the server's public CLI; the scripted responder is tests/support/responders.py), the inputs are real
 OpenStax worked examples plus two synthetic items with a gold answer. Scripted teacher behaviours: compliant,
 non-compliant then fixed once its violations are quoted back, a wrong final answer, garbage, an invented value."""
 
@@ -19,6 +19,7 @@ from physr3.paths import data_dir
 from physr3.problems import read_problems
 from physr3.solution import render_solution, validate
 from physr3.train.sft import sft_records
+from support import serve_env
 
 SECTIONS = {"given": ["d = 10.0 km", "t = 20.0 min"], "find": ["v, the average speed in km/h and m/s"],
             "concept": ["Average speed is distance over time; convert units with 60 min/h."],
@@ -61,9 +62,10 @@ def teacher(tmp_path_factory):
     """`physr3 serve` with the scripted rules, in a subprocess; yields its base URL."""
     rules = tmp_path_factory.mktemp("teacher") / "rules.json"
     rules.write_text(json.dumps(RULES))
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    env = serve_env(dict(os.environ, PYTHONUNBUFFERED="1"))  # tests/ on PYTHONPATH: the test doubles
     proc = subprocess.Popen([sys.executable, "-m", "physr3.cli", "serve", "--port", "0", "--responder",
-                             f"script:{rules}"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+                             "support.responders:ScriptedResponder.from_file", "--responder-arg", str(rules)],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
     try:
         line = proc.stdout.readline()
         assert " on http://" in line, line

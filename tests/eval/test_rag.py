@@ -9,8 +9,9 @@ import pytest
 
 from physr3.config import load_config
 from physr3.eval import rag
-from physr3.eval.conditions import COT_SYSTEM_PROMPT, condition_details, get_condition
+from physr3.eval.conditions import condition_details, get_condition
 from physr3.problems import Problem
+from physr3.prompts import COT_SYSTEM_PROMPT
 
 
 class BagOfWords:

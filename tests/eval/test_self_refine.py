@@ -3,7 +3,7 @@
 import json
 
 from physr3.config import load_config
-from physr3.eval.conditions import COT_SYSTEM_PROMPT, condition_details, get_condition
+from physr3.eval.conditions import condition_details, get_condition
 from physr3.eval.self_refine import (
     CRITIQUE_INSTRUCTION,
     REFINE_INSTRUCTION,
@@ -13,6 +13,7 @@ from physr3.eval.self_refine import (
 )
 from physr3.models.types import Completion, SamplingParams
 from physr3.problems import Problem
+from physr3.prompts import COT_SYSTEM_PROMPT
 
 
 class ScriptedEngine:

@@ -13,7 +13,8 @@ import pytest
 from physr3.config import VerifierConfig
 from physr3.errors import UserError
 from physr3.llm.client import ChatClient, ChatError
-from physr3.llm.serve import EchoResponder, OpenAIServer, ScriptedResponder, ScriptRule
+from physr3.llm.serve import OpenAIServer
+from support.responders import EchoResponder, ScriptedResponder, ScriptRule
 
 MSG = [{"role": "user", "content": "hello"}]
 

@@ -16,8 +16,10 @@ import urllib.request
 import openai
 import pytest
 
-from physr3.llm.serve import EchoResponder, EngineResponder, OpenAIServer
+from physr3.llm.serve import EngineResponder, OpenAIServer
 from physr3.models.types import Completion
+from support import serve_env
+from support.responders import EchoResponder
 
 
 @pytest.fixture
@@ -139,12 +141,13 @@ def test_engine_responder_passes_params_and_cuts_stop_strings():
 
 
 def test_physr3_serve_command_in_a_subprocess():
-    env = dict(os.environ, PYTHONUNBUFFERED="1")
-    proc = subprocess.Popen([sys.executable, "-m", "physr3.cli", "serve", "--port", "0", "--responder", "echo"],
+    env = serve_env(dict(os.environ, PYTHONUNBUFFERED="1"))  # tests/ on PYTHONPATH: the test doubles
+    proc = subprocess.Popen([sys.executable, "-m", "physr3.cli", "serve", "--port", "0", "--responder",
+                             "support.responders:EchoResponder"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:
         line = proc.stdout.readline()
-        assert line.startswith("physr3 serve: serving physr3-echo on http://127.0.0.1:"), line
+        assert line.startswith("physr3 serve: serving physr3-EchoResponder on http://127.0.0.1:"), line
         url = line.split(" on ", 1)[1].strip()
         client = openai.OpenAI(base_url=url, api_key="EMPTY", max_retries=0)
         reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": "ping"}])
@@ -154,6 +157,23 @@ def test_physr3_serve_command_in_a_subprocess():
         proc.wait(timeout=10)
         proc.stdout.close()
         proc.stderr.close()
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["echo"], "'echo' is not a 'module:attr' target"),
+    (["no_such_module_xyz:Thing"], "cannot load 'no_such_module_xyz:Thing': no module named 'no_such_module_xyz'"),
+    (["support.responders:NoSuchResponder"], "support.responders has no attribute 'NoSuchResponder'"),
+    (["support.responders:TAG_ERROR_TYPE"], "expected a class or factory, got dict"),
+    (["support.responders:ScriptRule"], "cannot be called with no arguments"),
+    (["support.responders:EchoResponder", "--responder-arg", "x"], "cannot be called with the argument 'x'"),
+    (["support.responders:ScriptRule", "--responder-arg", "x"], "ScriptRule has no generate(messages, params)"),
+])
+def test_serve_refuses_a_responder_it_cannot_load_in_one_line(argv, words, capsys):
+    from physr3.cli import main
+
+    code = main(["serve", "--port", "0", "--responder", *argv])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1 and words in err and err.startswith("physr3 serve: error: ")
 
 
 def test_engine_responder_batches_concurrent_requests_with_equal_params():

@@ -16,8 +16,9 @@ import urllib.request
 
 import pytest
 
-from physr3.llm.serve import EchoResponder, EngineResponder, OpenAIServer, _TokenStream
+from physr3.llm.serve import EngineResponder, OpenAIServer, _TokenStream
 from physr3.models.engine import TransformersEngine
+from support.responders import EchoResponder
 
 OK_MESSAGES = [{"role": "user", "content": "hi"}]
 

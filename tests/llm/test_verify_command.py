@@ -1,4 +1,4 @@
-"""`physr3 verify --verifier llm` end to end: a judge served on loopback (test-only diff-judge responder),
+"""`physr3 verify --verifier llm` end to end: a judge served on loopback (the DiffJudgeResponder test double),
 output keys, rewards, counters, resume, a rerun with zero judge calls, and clear input errors."""
 
 import json
@@ -6,9 +6,10 @@ import json
 import pytest
 
 from physr3.cli import main
-from physr3.llm.serve import DiffJudgeResponder, OpenAIServer
+from physr3.llm.serve import OpenAIServer
 from physr3.solution import render_solution
 from physr3.verify.registry import available_verifiers, register_verifier
+from support.responders import DiffJudgeResponder
 
 SECTIONS = {
     "given": ["m = 2.0 kg", "F = 10 N"], "find": ["a"], "concept": ["Newton's second law"],

@@ -1,8 +1,8 @@
 """The paper's LLM judge, end to end over real HTTP on loopback against `physr3 serve`.
 
-Model-free responders stand in for GPT-4o (test-only, documented in physr3.llm.serve): `diff-judge`
-answers the verifier prompt by comparing steps with the ground truth, `script` replies exactly what a test
-needs (odd JSON, out-of-range steps, HTTP failures). One test serves a real tiny random model, whose
+Model-free test doubles stand in for GPT-4o (tests/support/responders.py): `DiffJudgeResponder` answers
+the verifier prompt by comparing steps with the ground truth, `ScriptedResponder` replies exactly what a
+test needs (odd JSON, out-of-range steps, HTTP failures). One test serves a real tiny random model, whose
 garbage must come back as a counted parse_error, never a crash.
 """
 
@@ -12,12 +12,13 @@ import pytest
 
 from physr3.config import Config, VerifierConfig
 from physr3.llm.client import ChatClient
-from physr3.llm.serve import DiffJudgeResponder, EngineResponder, OpenAIServer, ScriptedResponder, ScriptRule
+from physr3.llm.serve import EngineResponder, OpenAIServer
 from physr3.problems import Problem
 from physr3.reward import step_reward
 from physr3.solution import render_solution
 from physr3.verify.llm_judge import VERIFIER_PROMPT, LLMJudge, build_prompt
 from physr3.verify.registry import build_verifier
+from support.responders import DiffJudgeResponder, ScriptedResponder, ScriptRule
 
 SECTIONS = {
     "given": ["m = 2.0 kg", "F = 10 N"],

@@ -305,7 +305,7 @@ def test_injected_errors_found_and_paraphrases_pass(verifier: SymbolicVerifier) 
     erroneous solution is restyled; controls and paraphrases of the ground truth judged error-free."""
     from physr3.synth.generate import generate_problems
     from physr3.synth.inject import inject_row
-    from physr3.verify.paraphrase import paraphrase, paraphrase_injection
+    from support.paraphrase import paraphrase, paraphrase_injection
 
     misses = []
     for p in generate_problems(60, seed=123):
@@ -344,7 +344,7 @@ def test_other_writing_styles_pass(verifier: SymbolicVerifier, atwood: Problem, 
 
 def test_every_family_ground_truth_and_a_paraphrase_pass(verifier: SymbolicVerifier) -> None:
     from physr3.synth.registry import all_families
-    from physr3.verify.paraphrase import paraphrase
+    from support.paraphrase import paraphrase
 
     bad = []
     for fam in all_families():

@@ -2,12 +2,14 @@
 
     physr3 serve --port 8000                                  # embedded model on 127.0.0.1:8000
     physr3 serve --model runs/try1/policy --port 8001         # a local HF folder (or model.adapter=...)
-    physr3 serve --port 0 --responder diff-judge --delay-s 1  # test/benchmark stand-in judge, no model
+    PYTHONPATH=tests physr3 serve --port 0 --responder support.responders:DiffJudgeResponder --delay-s 1
+                                                              # a test double from tests/support, no model
 
 Clients use base URL `http://HOST:PORT/v1` (e.g. `verifier.judge_base_url`). The first line printed is
 `physr3 serve: serving MODEL on URL`, so a script starting it with `--port 0` can read the bound port.
-`--responder echo|diff-judge|script:RULES.json` and `--delay-s` exist for tests and benchmarks only (see
-`physr3.llm.serve`); `model` (the default) serves the configured model. Malformed requests get a 4xx
+`--responder MODULE:ATTR [--responder-arg ARG]` serves any responder class or factory instead of the model
+(tests and benchmarks load their test doubles from `tests/support/responders.py` this way) and `--delay-s`
+exists for benchmarks; `model` (the default) serves the configured model. Malformed requests get a 4xx
 in OpenAI's error shape; bodies over `--max-body-bytes` a 413; prompts longer than the model's context
 window a 400 before any model work (see `physr3.llm.serve`).
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 import argparse
 
 from physr3.commands._common import add_config_arguments, config_from_args
-from physr3.llm.serve import MAX_BODY_BYTES, EngineResponder, OpenAIServer, build_test_responder
+from physr3.llm.serve import MAX_BODY_BYTES, EngineResponder, OpenAIServer, load_responder
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,7 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="Port (0 = any free port; the URL is printed).")
     parser.add_argument("--served-model-name", help="Name reported by /v1/models and in replies.")
     parser.add_argument("--responder", default="model",
-                        help="model (default) | echo | diff-judge | script:RULES.json (the last three: tests only).")
+                        help="model (default), or MODULE:ATTR: a responder class or factory to serve instead "
+                             "(tests: support.responders:EchoResponder with tests/ on PYTHONPATH).")
+    parser.add_argument("--responder-arg", help="The one argument given to a MODULE:ATTR responder factory "
+                                                "(e.g. a rules file for ScriptedResponder.from_file).")
     parser.add_argument("--delay-s", type=float, default=0.0,
                         help="Sleep this long in every chat request (benchmarks: a slow remote judge).")
     parser.add_argument("--verbose", action="store_true", help="Log every request to stderr.")
@@ -56,13 +61,8 @@ def main(args: argparse.Namespace) -> int:
                                     max_batch=cfg.generation.batch_size)
         name = args.served_model_name or cfg.model.name_or_path
     else:
-        try:
-            responder = build_test_responder(args.responder)
-        except (ValueError, OSError) as exc:
-            from physr3.errors import UserError
-
-            raise UserError(str(exc)) from None
-        name = args.served_model_name or f"physr3-{args.responder.split(':', 1)[0]}"
+        responder = load_responder(args.responder, args.responder_arg)
+        name = args.served_model_name or f"physr3-{args.responder.rsplit(':', 1)[-1]}"
     try:
         server = OpenAIServer(responder, host=args.host, port=args.port, model_name=name, delay_s=args.delay_s,
                               default_max_tokens=cfg.generation.max_new_tokens, verbose=args.verbose,

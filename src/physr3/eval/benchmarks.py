@@ -1,8 +1,8 @@
 """Benchmarks as `list[Problem]`: a small registry of loaders over the data the project ships in `data/`.
 
-`@register_benchmark("name")` adds a loader (a duplicate name is refused); `load_benchmark(name)`
-returns its problems and an unknown name lists the valid ones. A loader takes an optional `path` (a
-file overriding the shipped data; required where the data is not shipped).
+`@register_benchmark("name")` adds a loader to `BENCHMARKS` (a `physr3.registry.Registry`: a duplicate name
+is refused); `load_benchmark(name)` returns its problems and an unknown name lists the valid ones. A loader
+takes an optional `path` (a file overriding the shipped data; required where the data is not shipped).
 
 | name         | items | source (see data/README.md)                                                 |
 |--------------|-------|-----------------------------------------------------------------------------|
@@ -49,6 +49,7 @@ from physr3.errors import UserError
 from physr3.inputs import read_json, read_text
 from physr3.paths import data_dir
 from physr3.problems import Problem, read_problems
+from physr3.registry import Registry
 
 LETTERS = "ABCDEFGH"
 
@@ -79,30 +80,26 @@ class Benchmark:
         return self.loader(path=path)
 
 
-BENCHMARKS: dict[str, Benchmark] = {}
+BENCHMARKS: Registry[Benchmark] = Registry("benchmark", hint=" (or a path to a .jsonl file)")
 
 
 def register_benchmark(name: str, description: str = "", env: str | None = None) -> Callable[[Loader], Loader]:
     """Decorator: register `loader(path=None) -> list[Problem]` under `name`; a duplicate name is an error."""
 
     def wrap(loader: Loader) -> Loader:
-        if name in BENCHMARKS:
-            raise ValueError(f"benchmark {name!r} is already registered")
-        doc = description or (loader.__doc__ or "").strip().splitlines()[0]
-        BENCHMARKS[name] = Benchmark(name, loader, doc, env)
+        doc = description or ((loader.__doc__ or "").strip().splitlines() or [""])[0]
+        BENCHMARKS.register(name, Benchmark(name, loader, doc, env))
         return loader
 
     return wrap
 
 
 def benchmark_names() -> list[str]:
-    return list(BENCHMARKS)
+    return BENCHMARKS.names()
 
 
 def get_benchmark(name: str) -> Benchmark:
-    if name not in BENCHMARKS:
-        raise UserError(f"unknown benchmark {name!r}; valid: {', '.join(BENCHMARKS)} (or a path to a .jsonl file)")
-    return BENCHMARKS[name]
+    return BENCHMARKS.get(name)
 
 
 def parse_spec(spec: str) -> tuple[str, str | None]:

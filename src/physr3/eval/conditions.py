@@ -1,7 +1,9 @@
 """Evaluation conditions: which prompt the model sees and which adapter (if any) it runs with.
 
-A small registry (`@register_condition`) in the lm-eval style: a duplicate name is refused and an unknown
-one lists the valid names. Each condition states its exact prompt here, and the report quotes it.
+`CONDITIONS` is a `physr3.registry.Registry`: a duplicate name is refused and an unknown one lists the valid
+names. Conditions defined in their own modules (`rag`, `self-refine`) are registered here as lazy
+`"module:attr"` targets, imported on first use: those modules import this one (for `Condition`), never the
+reverse. Each condition states its exact prompt, and the report quotes it.
 
 | condition | model                         | prompt                                                        |
 |-----------|-------------------------------|---------------------------------------------------------------|
@@ -29,17 +31,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from physr3.config import Config
-from physr3.errors import UserError
 from physr3.models.types import Completion, Conversation, Engine, SamplingParams
 from physr3.problems import Problem
-from physr3.prompts import FORMAT_INSTRUCTION, MCQ_NOTE, build_solve_conversation, render_question
-
-# Section 4.3 of the paper, verbatim.
-COT_SYSTEM_PROMPT = (
-    "You are an expert physics assistant. Given a question, generate the final solution. "
-    "Let's think step by step."
-)
-
+from physr3.prompts import COT_SYSTEM_PROMPT, build_cot_conversation, build_solve_conversation
+from physr3.registry import Registry
 
 RunHook = Callable[[Engine, list[Problem], Config, SamplingParams], list[tuple[Completion, dict[str, Any]]]]
 
@@ -54,18 +49,16 @@ class Condition:
     run: RunHook | None = None  # several model calls per problem: replaces one generate over `build`
 
 
-CONDITIONS: dict[str, Condition] = {}
+CONDITIONS: Registry[Condition] = Registry("condition")
 
 
-def register_condition(name: str, description: str, adapter_key: str | None = None, *,
-                       details: str | Callable[[Config], str] = "", run: RunHook | None = None):
-    def deco(build: Callable[[Problem, Config], Conversation]):
-        if name in CONDITIONS:
-            raise ValueError(f"condition {name!r} is already registered")
-        CONDITIONS[name] = Condition(name, description, adapter_key, build, details, run)
-        return build
+def register_condition(condition: Condition) -> Condition:
+    """Add a condition under its name (a duplicate name is an error)."""
+    return CONDITIONS.register(condition.name, condition)
 
-    return deco
+
+def get_condition(name: str) -> Condition:
+    return CONDITIONS.get(name)
 
 
 def condition_details(name: str, cfg: Config) -> str:
@@ -74,19 +67,9 @@ def condition_details(name: str, cfg: Config) -> str:
     return c.details(cfg) if callable(c.details) else c.details
 
 
-def get_condition(name: str) -> Condition:
-    if name not in CONDITIONS:
-        raise UserError(f"unknown condition {name!r}; valid: {', '.join(CONDITIONS)}")
-    return CONDITIONS[name]
-
-
-def _question(problem: Problem, cfg: Config) -> str:
-    parts = [render_question(problem)]
-    if problem.options:
-        parts.append(MCQ_NOTE)
-    if cfg.eval.cot_format_instruction:
-        parts.append(FORMAT_INSTRUCTION)
-    return "\n\n".join(parts)
+def cot_conversation(problem: Problem, cfg: Config) -> Conversation:
+    """The `cot` condition's conversation (also Self-Refine's first attempt)."""
+    return build_cot_conversation(problem, cfg.eval.cot_format_instruction)
 
 
 def _cot_details(cfg: Config) -> str:
@@ -108,29 +91,25 @@ def _solve_details(adapter_key: str, trained_by: str) -> Callable[[Config], str]
     return details
 
 
-@register_condition("cot", "Base model, the paper's zero-shot chain-of-thought prompt.", details=_cot_details)
-def cot_conversation(problem: Problem, cfg: Config) -> Conversation:
-    return [{"role": "system", "content": COT_SYSTEM_PROMPT}, {"role": "user", "content": _question(problem, cfg)}]
-
-
 def _solve(problem: Problem, cfg: Config) -> Conversation:
     return build_solve_conversation(problem, cfg.generation.format_instruction)
 
 
-register_condition("sft", "Base model + the SFT adapter, physr3's seven-tag solve prompt.", "sft_adapter",
-                   details=_solve_details("sft_adapter", "`physr3 sft` (the paper's SFT baseline is `physr3 sft "
-                                          "--baseline`, section sft_baseline: LoRA SFT, lr 5e-5, batch 4, grad. "
-                                          "accum. 8, 3 epochs; the demo uses its Stage 1 adapter, the "
-                                          "reference that ours starts from)"))(_solve)
-register_condition("dpo", "Base model + the DPO (IPO) adapter, the seven-tag solve prompt.", "dpo_adapter",
-                   details=_solve_details("dpo_adapter", "`physr3 dpo` (TRL DPOTrainer, loss_type='ipo', "
-                                          "continuing the SFT adapter with the SFT adapter as frozen reference; "
-                                          "paper: lr 2e-6, batch 2, grad. accum. 16, 1 epoch; "
-                                          "see physr3.train.dpo)"))(_solve)
-register_condition("ours", "Base model + the refine-trained adapter, the seven-tag solve prompt.",
-                   "ours_adapter", details=_solve_details("ours_adapter", "`physr3 train` (Algorithm 1, Eq. 2)"))(_solve)
-
-# Conditions defined in their own modules register themselves on import (plain imports: either module may
-# be imported first).
-import physr3.eval.rag  # noqa: E402,F401
-import physr3.eval.self_refine  # noqa: E402,F401
+register_condition(Condition("cot", "Base model, the paper's zero-shot chain-of-thought prompt.", None,
+                             cot_conversation, _cot_details))
+register_condition(Condition(
+    "sft", "Base model + the SFT adapter, physr3's seven-tag solve prompt.", "sft_adapter", _solve,
+    _solve_details("sft_adapter", "`physr3 sft` (the paper's SFT baseline is `physr3 sft --baseline`, section "
+                   "sft_baseline: LoRA SFT, lr 5e-5, batch 4, grad. accum. 8, 3 epochs; the demo uses its Stage 1 "
+                   "adapter, the reference that ours starts from)")))
+register_condition(Condition(
+    "dpo", "Base model + the DPO (IPO) adapter, the seven-tag solve prompt.", "dpo_adapter", _solve,
+    _solve_details("dpo_adapter", "`physr3 dpo` (TRL DPOTrainer, loss_type='ipo', continuing the SFT adapter with "
+                   "the SFT adapter as frozen reference; paper: lr 2e-6, batch 2, grad. accum. 16, 1 epoch; "
+                   "see physr3.train.dpo)")))
+register_condition(Condition("ours", "Base model + the refine-trained adapter, the seven-tag solve prompt.",
+                             "ours_adapter", _solve,
+                             _solve_details("ours_adapter", "`physr3 train` (Algorithm 1, Eq. 2)")))
+# Defined in their own modules, imported on first use.
+CONDITIONS.register("rag", "physr3.eval.rag:RAG")
+CONDITIONS.register("self-refine", "physr3.eval.self_refine:SELF_REFINE")

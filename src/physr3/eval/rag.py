@@ -38,10 +38,10 @@ from __future__ import annotations
 from typing import Any
 
 from physr3.config import Config
-from physr3.eval.conditions import COT_SYSTEM_PROMPT, _question, register_condition
+from physr3.eval.conditions import Condition
 from physr3.models.types import Completion, Conversation, Engine, SamplingParams
 from physr3.problems import Problem
-from physr3.prompts import render_question
+from physr3.prompts import COT_SYSTEM_PROMPT, render_question, solve_question
 
 RAG_CONTEXT_HEADER = (
     "Reference formulas and constants (retrieved from a physics formula sheet; they may or may not apply):"
@@ -65,7 +65,8 @@ def retrieval_query(problem: Problem) -> str:
 def rag_messages(problem: Problem, cfg: Config, chunks: list[str]) -> Conversation:
     """The RAG conversation for given retrieved chunk texts (see the module docstring)."""
     context = "\n\n".join(f"[{i}] {c.strip()}" for i, c in enumerate(chunks, 1))  # as retrieval.rag.format_context
-    user = f"{RAG_CONTEXT_HEADER}\n{context}\n\n{RAG_QUESTION_HEADER}\n{_question(problem, cfg)}"
+    question = solve_question(problem, cfg.eval.cot_format_instruction)  # the CoT prompt's user message
+    user = f"{RAG_CONTEXT_HEADER}\n{context}\n\n{RAG_QUESTION_HEADER}\n{question}"
     return [{"role": "system", "content": COT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
@@ -103,5 +104,6 @@ def rag_details(cfg: Config) -> str:
             f"tokens.")
 
 
-register_condition("rag", "Base model, the CoT prompt with the top-3 formula-corpus chunks (FAISS, cosine).",
-                   details=rag_details, run=run_rag)(rag_conversation)
+# Registered in physr3.eval.conditions as the lazy target "physr3.eval.rag:RAG".
+RAG = Condition("rag", "Base model, the CoT prompt with the top-3 formula-corpus chunks (FAISS, cosine).", None,
+                rag_conversation, rag_details, run_rag)

@@ -51,9 +51,10 @@ from dataclasses import replace
 from typing import Any
 
 from physr3.config import Config
-from physr3.eval.conditions import COT_SYSTEM_PROMPT, cot_conversation, register_condition
+from physr3.eval.conditions import Condition, cot_conversation
 from physr3.models.types import Completion, Conversation, Engine, SamplingParams
 from physr3.problems import Problem
+from physr3.prompts import COT_SYSTEM_PROMPT
 
 CRITIQUE_INSTRUCTION = (
     "Review your solution above step by step. Check that the given quantities match the problem, that the "
@@ -129,6 +130,7 @@ def self_refine_details(cfg: Config) -> str:
             f"{cfg.generation.temperature}, at most {cfg.generation.max_new_tokens} new tokens per call.")
 
 
-register_condition("self-refine", "Base model; the CoT answer, then up to k self-critique and revision rounds "
-                   "(Madaan et al.) with no external verifier.", details=self_refine_details,
-                   run=run_self_refine)(cot_conversation)
+# Registered in physr3.eval.conditions as the lazy target "physr3.eval.self_refine:SELF_REFINE".
+SELF_REFINE = Condition("self-refine", "Base model; the CoT answer, then up to k self-critique and revision "
+                        "rounds (Madaan et al.) with no external verifier.", None, cot_conversation,
+                        self_refine_details, run_self_refine)

@@ -25,12 +25,12 @@ Who answers is a `Responder`:
   grows, holding back a tail that could still become a stop string or is an incomplete UTF-8 character.
   An engine without the callback (vLLM) streams the finished text in word chunks. Token counts are the
   model's.
-- For tests and benchmarks only (no model, deterministic, instant): `EchoResponder` (replies with the
-  last user message), `DiffJudgeResponder` (answers the paper's verifier prompt by comparing the
-  solution's steps with the ground truth's, step by step — a stand-in judge whose verdicts are
-  predictable), and `ScriptedResponder` (replies and HTTP failures — 429, 500 — from a rule list, to
-  exercise a client's retries over real HTTP). Their token counts are whitespace-separated words and
-  their streams are word chunks.
+- Any other object with that `generate`, loaded from a `"module:attr"` target by `load_responder`
+  (`physr3 serve --responder MODULE:ATTR [--responder-arg ARG]`, through `physr3.registry.resolve_target`).
+  The model-free test doubles (an echo, a stand-in judge that diffs steps against the ground truth, a
+  scripted responder that fails with 429/500 on cue) are not part of the package: they live in the
+  repository's `tests/support/responders.py`, served as e.g. `--responder support.responders:EchoResponder`
+  with `tests/` on PYTHONPATH.
 
 `delay_s` waits that long in every chat request before answering (without holding a thread, so
 concurrent requests overlap): a stand-in for a slow remote judge in the concurrency benchmark.
@@ -65,8 +65,6 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
-
-from physr3.solution import TAG_ERROR_TYPE, parse_solution
 
 MAX_BODY_BYTES = 2**20  # a judge prompt with two solutions is a few kB; the context window is far below this
 
@@ -115,134 +113,6 @@ def apply_stop(text: str, stop: Sequence[str]) -> tuple[str, bool]:
     """Cut `text` before the earliest stop string; (text, whether one was found)."""
     cuts = [text.find(s) for s in stop if s and s in text]
     return (text[: min(cuts)], True) if cuts else (text, False)
-
-
-def _words(text: str) -> int:
-    return len(text.split())
-
-
-class _TextResponder:
-    """Base for the model-free responders: applies stop strings and max_tokens (counted in words)."""
-
-    def reply(self, messages: list[dict[str, str]]) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def generate(self, messages: list[dict[str, str]], params: RequestParams,
-                 on_text: TextCallback | None = None) -> Generated:
-        text, stopped = apply_stop(self.reply(messages), params.stop)
-        finish = "stop"
-        if params.max_tokens is not None and _words(text) > params.max_tokens:
-            pieces = re.findall(r"\S+\s*", text)
-            text, finish = "".join(pieces[: params.max_tokens]).rstrip(), "length"
-        prompt = sum(_words(m.get("content", "")) for m in messages)
-        if on_text is not None:
-            for piece in _stream_pieces(text):
-                on_text(piece)
-        return Generated(text, prompt, _words(text), finish if not stopped else "stop")
-
-
-class EchoResponder(_TextResponder):
-    """Test responder: the reply is the last user message."""
-
-    def reply(self, messages: list[dict[str, str]]) -> str:
-        users = [m.get("content", "") for m in messages if m.get("role") == "user"]
-        return users[-1] if users else ""
-
-
-_GT_MARK = "Ground Truth CoT:"
-_SOL_MARK = "LLM Generated Solution:"
-
-
-def _norm_step(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().lower()
-
-
-class DiffJudgeResponder(_TextResponder):
-    """Test/benchmark judge: the first step whose text differs from the ground truth's is the error.
-
-    Reads the two solutions out of the paper's verifier prompt, compares `Step k:` texts in order and
-    answers in the prompt's JSON shape, with the category named as the paper does (from the step's
-    tag: given/find -> Problem Miscomprehension, concept/equation -> Conceptual Error, else
-    Computational Error). A prompt without the two markers gets a plain-text refusal.
-    """
-
-    NAMES = {"MC": "Problem Miscomprehension", "CM": "Conceptual Error", "CE": "Computational Error"}
-
-    def reply(self, messages: list[dict[str, str]]) -> str:
-        prompt = "\n".join(m.get("content", "") for m in messages if m.get("role") == "user")
-        if _GT_MARK not in prompt or _SOL_MARK not in prompt:
-            return "I can only judge the physr3 verifier prompt."
-        gt_text = prompt.split(_GT_MARK, 1)[1].split(_SOL_MARK, 1)[0]
-        sol_text = prompt.split(_SOL_MARK, 1)[1]
-        gt_steps = parse_solution(gt_text).steps
-        sol_steps = parse_solution(sol_text).steps
-        for i, step in enumerate(sol_steps):
-            ref = gt_steps[i] if i < len(gt_steps) else None
-            if ref is None or _norm_step(ref.text) != _norm_step(step.text):
-                kind = TAG_ERROR_TYPE.get(step.tag or "", "CE")
-                expected = f"'{ref.text}'" if ref else "no such step"
-                return json.dumps({"error_step": step.number, "error_type": self.NAMES[kind],
-                                   "error_explanation": f"Step {step.number} reads '{step.text}'; "
-                                                        f"the ground truth has {expected}."})
-        return json.dumps({"error_step": 0, "error_type": "no_error",
-                           "error_explanation": "No error in your solution."})
-
-
-@dataclass
-class ScriptRule:
-    """Reply `reply` to requests whose user text contains `match` (None = any); before that, answer
-    the first len(`fail`) matching requests with those HTTP statuses (e.g. [429, 500])."""
-
-    reply: str
-    match: str | None = None
-    fail: list[int] = field(default_factory=list)
-    retry_after: float | None = None
-
-
-class ScriptedResponder(_TextResponder):
-    """Test responder: rules tried in order; the first whose `match` is found answers."""
-
-    def __init__(self, rules: Sequence[ScriptRule | dict[str, Any]]):
-        self.rules = [r if isinstance(r, ScriptRule) else ScriptRule(**r) for r in rules]
-        self._lock = threading.Lock()
-
-    @classmethod
-    def from_file(cls, path: str) -> ScriptedResponder:
-        """Rules from a JSON array of objects with ScriptRule's fields; anything else is a UserError naming it."""
-        from physr3.errors import UserError
-        from physr3.inputs import read_json
-
-        rules = read_json(path, what="responder script", expect=list)
-        names = {f.name for f in dataclasses.fields(ScriptRule)}
-        for i, rule in enumerate(rules):
-            if not isinstance(rule, dict) or not isinstance(rule.get("reply"), str) or set(rule) - names:
-                raise UserError(f"{path}: rule {i}: expected an object with a string 'reply' and only the "
-                                f"keys {', '.join(sorted(names))}")
-            if not isinstance(rule.get("match"), str | None) or not isinstance(rule.get("retry_after"), int | float | None) or not (
-                    isinstance(rule.get("fail", []), list) and all(isinstance(s, int) for s in rule.get("fail", []))):
-                raise UserError(f"{path}: rule {i}: 'match' must be a string and 'fail' a list of HTTP statuses")
-        return cls(rules)
-
-    def generate(self, messages: list[dict[str, str]], params: RequestParams,
-                 on_text: TextCallback | None = None) -> Generated:
-        text = "\n".join(m.get("content", "") for m in messages)
-        for rule in self.rules:
-            if rule.match is None or rule.match in text:
-                with self._lock:
-                    status = rule.fail.pop(0) if rule.fail else None
-                if status is not None:
-                    raise HTTPFailure(status, f"scripted failure {status}", rule.retry_after,
-                                      "rate_limit_exceeded" if status == 429 else "server_error")
-                return _Fixed(rule.reply).generate(messages, params, on_text)
-        raise HTTPFailure(400, "no scripted rule matches this request", kind="invalid_request_error")
-
-
-class _Fixed(_TextResponder):
-    def __init__(self, text: str):
-        self.text = text
-
-    def reply(self, messages: list[dict[str, str]]) -> str:
-        return self.text
 
 
 class _TokenStream:
@@ -356,7 +226,7 @@ class EngineResponder:
         if stream is not None:
             stream.finish(text)
         elif on_text is not None:  # an engine without a token callback: the finished text in word chunks
-            for piece in _stream_pieces(text):
+            for piece in stream_pieces(text):
                 on_text(piece)
         finish = "stop" if stopped else completion.finish_reason
         return Generated(text, completion.prompt_tokens, len(completion.token_ids), finish)
@@ -406,7 +276,7 @@ class EngineResponder:
         return {"on_token": on_token}
 
 
-def _stream_pieces(text: str) -> Iterator[str]:
+def stream_pieces(text: str) -> Iterator[str]:
     """Word-sized pieces that concatenate back to `text` exactly."""
     yield from (p for p in re.findall(r"\s*\S+|\s+$", text) if p)
 
@@ -728,12 +598,26 @@ class OpenAIServer:
     def __exit__(self, *exc: object) -> None:
         self.stop()
 
-def build_test_responder(spec: str) -> Responder:
-    """`echo`, `diff-judge` or `script:RULES.json` (tests and benchmarks; see the module docstring)."""
-    if spec == "echo":
-        return EchoResponder()
-    if spec == "diff-judge":
-        return DiffJudgeResponder()
-    if spec.startswith("script:"):
-        return ScriptedResponder.from_file(spec.split(":", 1)[1])
-    raise ValueError(f"unknown responder {spec!r}; valid: model, echo, diff-judge, script:FILE")
+
+def load_responder(target: str, arg: str | None = None) -> Responder:
+    """The responder named by `"module:attr"`: the attribute is called with `arg` when one is given, else
+    with no arguments (a class or a factory function). Anything that cannot be loaded, or that is not a
+    responder, is a UserError naming the target."""
+    from physr3.errors import UserError
+    from physr3.registry import resolve_target
+
+    factory = resolve_target(target, "--responder")
+    if not callable(factory):
+        raise UserError(f"--responder {target!r}: expected a class or factory, got {type(factory).__name__}")
+    args = () if arg is None else (arg,)
+    try:
+        inspect.signature(factory).bind(*args)
+    except TypeError as exc:
+        given = "no arguments" if arg is None else f"the argument {arg!r}"
+        raise UserError(f"--responder {target!r} cannot be called with {given} ({exc}); see --responder-arg") from None
+    except ValueError:  # no signature to inspect (a builtin): just call it
+        pass
+    responder = factory(*args)
+    if not callable(getattr(responder, "generate", None)):
+        raise UserError(f"--responder {target!r}: {type(responder).__name__} has no generate(messages, params)")
+    return responder

@@ -1,8 +1,8 @@
-"""A small registry of verifiers by name: `@register_verifier("llm")`, `build_verifier("llm", cfg)`.
+"""Verifiers by name: `@register_verifier("llm")`, `build_verifier("llm", cfg)` (a `physr3.registry.Registry`).
 
 A verifier module registers a factory — a class with `from_config(cfg: Config)`, or any callable
-`(cfg: Config) -> Verifier` — under a name. Built-in names map to their modules, which are imported only
-when asked for (the LLM judge needs no sympy, the symbolic verifier no HTTP client):
+`(cfg: Config) -> Verifier` — under a name. The built-in names are lazy `"module:attr"` targets, imported
+only when asked for (the LLM judge needs no sympy, the symbolic verifier no HTTP client):
 
     @register_verifier("symbolic")
     class SymbolicVerifier:
@@ -16,50 +16,29 @@ is refused with the list of valid ones.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from physr3.errors import UserError
+from physr3.registry import Registry
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-_REGISTRY: dict[str, Callable[..., Any]] = {}
-# name -> module that registers it on import
-BUILTIN_VERIFIERS: dict[str, str] = {
-    "llm": "physr3.verify.llm_judge",
-    "symbolic": "physr3.verify.symbolic",
-}
+VERIFIERS: Registry[Callable[..., Any]] = Registry("verifier", sort_names=True)
+VERIFIERS.register("llm", "physr3.verify.llm_judge:LLMJudge")
+VERIFIERS.register("symbolic", "physr3.verify.symbolic:SymbolicVerifier")
 
 
 def register_verifier(name: str) -> Callable[[F], F]:
     """Class/function decorator: register a verifier factory under `name` (refuses duplicates)."""
-
-    def deco(factory: F) -> F:
-        if name in _REGISTRY and _REGISTRY[name] is not factory:
-            raise ValueError(f"verifier {name!r} is already registered (by {_REGISTRY[name]!r})")
-        _REGISTRY[name] = factory
-        return factory
-
-    return deco
+    return VERIFIERS.register(name)
 
 
 def available_verifiers() -> list[str]:
-    return sorted(set(_REGISTRY) | set(BUILTIN_VERIFIERS))
+    return VERIFIERS.names()
 
 
 def get_verifier_factory(name: str) -> Callable[..., Any]:
-    if name not in _REGISTRY and name in BUILTIN_VERIFIERS:
-        module = BUILTIN_VERIFIERS[name]
-        try:
-            importlib.import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name == module:
-                raise UserError(f"verifier {name!r} is not available in this version ({module} is missing)") from None
-            raise
-    if name not in _REGISTRY:
-        raise UserError(f"unknown verifier {name!r}; valid: {', '.join(available_verifiers())}")
-    return _REGISTRY[name]
+    return VERIFIERS.get(name)
 
 
 def build_verifier(name: str, cfg: Any, **kwargs: Any) -> Any:

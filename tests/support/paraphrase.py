@@ -18,6 +18,9 @@ Every rewrite is mathematically equivalent (within the 3-figure rounding the gro
 the step renumbering; `paraphrase_injection` restyles an injected solution and moves its label with the
 reordered givens, so detection can be measured on solutions that do not read like the ground truth.
 These rewrites are programmatic: they widen the styles tested, but they are not real model outputs.
+
+A test double, not part of the physr3 package (it was `physr3.verify.paraphrase`): only the tests
+(`tests/verify/test_symbolic.py`) and `benchmarks/verifier.py` use it; nothing in `src/` does.
 """
 
 from __future__ import annotations
