@@ -187,10 +187,10 @@ def real(args: argparse.Namespace) -> int:
     """The labelled real set: agreement of the verifier's first error with the annotators'."""
     import os
 
-    from physr3.commands.verify import read_items
     from physr3.config import RewardConfig
     from physr3.reward import step_reward
     from physr3.verify.base import Verdict
+    from physr3.verify.runner import read_items
     from physr3.verify.symbolic import SymbolicVerifier
 
     if not args.real or not os.path.exists(args.real):

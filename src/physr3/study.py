@@ -66,16 +66,7 @@ class Study:
         unknown = [s for s in cfg.study.stages if s not in STAGES]
         if unknown:
             raise UserError(f"study.stages: unknown stage(s) {', '.join(unknown)}; valid: {', '.join(STAGES)}")
-        from dataclasses import fields
-
-        from physr3.config import TrainConfig
-
-        valid = next(f.metadata["choices"] for f in fields(TrainConfig) if f.name == "advantage")
-        bad = [v for v in cfg.study.variants if v not in valid]
-        if bad:
-            raise UserError(f"study.variants: unknown advantage(s) {', '.join(bad)}; valid: {', '.join(valid)}")
-        if cfg.study.refine_steps < 1:
-            raise UserError(f"study.refine_steps={cfg.study.refine_steps}: expected >= 1")
+        cfg.study.validate()  # variants and refine_steps (StudyConfig's rules), also after a caller's changes
         self.cfg, self.progress = cfg, progress
         self.root = prepare_run(cfg, "study", argv)
         self.train_path = self.root / "data" / "train.jsonl"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from physr3.commands._common import add_config_arguments, config_from_args, resume_config
+from physr3.commands._common import add_config_arguments, config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,11 +20,7 @@ def main(args: argparse.Namespace) -> int:
     from physr3.train.sft import run_sft
 
     section = "sft_baseline" if args.baseline else "sft"
-    cfg = resume_config(args.resume, args.overrides) if args.resume else config_from_args(args)
-    if args.data:
-        getattr(cfg, section).data = args.data
-    if args.eval_data:
-        getattr(cfg, section).eval_data = args.eval_data
+    cfg = config_from_args(args, "sft --baseline" if args.baseline else "sft")
     run_dir = run_sft(cfg, section, resume=bool(args.resume))
     print(f"sft: adapter saved to {run_dir / 'adapter'}")
     return 0
