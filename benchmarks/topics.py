@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/topics.py [--n 300] [--seed 11] [--k 7] [--scieval]
 
-Target (issue 17): >= 85% of generated problems (`physr3 synth`, all 61 families, both splits) get their
+Target (set with `physr3 topics`): >= 85% of generated problems (`physr3 synth`, all 61 families, both splits) get their
 family's domain. The classifier's exemplars are the OpenStax worked examples and the sub-topic descriptions
 (physr3/corpus/topics.py), not generated problems, so this measures transfer, not fit. `--scieval` also
 scores the 164 SciEval physics items whose topic maps to a domain (SCIEVAL_DOMAINS in eval/benchmarks.py) —
