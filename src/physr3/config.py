@@ -61,7 +61,11 @@ class Checked:
         name = section or self.SECTION
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             choices, value = f.metadata.get("choices"), getattr(self, f.name)
-            if choices and value not in choices:
+            if choices and isinstance(value, list):  # a list of choices (stages)
+                if bad := [v for v in value if v not in choices]:
+                    raise ConfigValueError(name, f.name, f"{{key}}: unknown value(s) {', '.join(map(str, bad))}; "
+                                                         f"valid: {', '.join(choices)}")
+            elif choices and value not in choices:
                 raise ConfigValueError(name, f.name, f"'{{key}}' must be one of {', '.join(choices)}; got {value!r}")
         for key, message in self.problems():
             raise ConfigValueError(name, key, message)
@@ -340,12 +344,18 @@ class EvalConfig:
     self_refine_rounds: int = opt(3, "self-refine: at most this many critique-and-revise rounds (0 = CoT only).")
 
 
+DEMO_STAGES = ("synth", "sft", "train", "eval", "report")
+STUDY_STAGES = ("data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report")
+
+
 @dataclass
-class DemoConfig:
+class DemoConfig(Checked):
+    SECTION: ClassVar[str] = "demo"
+
     n_train: int = opt(64, "Generated training problems for the demo.")
     n_test: int = opt(24, "Generated held-out test problems for the demo.")
     stages: list[str] = opt(["synth", "sft", "train", "eval", "report"],
-                            "Stages to run, in order; a stage whose output exists is reused (resume).")
+                            "Stages to run, in order; a stage whose output exists is reused (resume).", DEMO_STAGES)
     conditions: list[str] = opt(["cot", "sft", "ours"], "Conditions compared in the demo's evaluation.")
 
 
@@ -366,7 +376,7 @@ class StudyConfig(Checked):
     curve_n: int = opt(50, "Held-out problems the learning curve is measured on (the first of the test set).")
     bootstrap: int = opt(1000, "Bootstrap resamples for the 95% intervals.")
     stages: list[str] = opt(["data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report"],
-                            "Stages to run, in order; finished ones are reused (resume).")
+                            "Stages to run, in order; finished ones are reused (resume).", STUDY_STAGES)
 
     def problems(self) -> Iterator[tuple[str, str]]:
         valid = next(f.metadata["choices"] for f in dataclasses.fields(TrainConfig) if f.name == "advantage")
@@ -612,7 +622,7 @@ def _apply(cfg: Config, sname: str, key: str, value: Any, where: str) -> None:
         raise UserError(f"{where}: unknown key '{sname}.{key}'; valid keys in '{sname}': {', '.join(ftypes)}")
     value = _coerce(value, ftypes[key], f"{where}: '{sname}.{key}'")
     choices = next(f for f in dataclasses.fields(section) if f.name == key).metadata.get("choices")
-    if choices and value not in choices:
+    if choices and not isinstance(value, list) and value not in choices:  # lists: Checked.validate
         raise UserError(f"{where}: '{sname}.{key}' must be one of {', '.join(choices)}; got {value!r}")
     setattr(section, key, value)
 
