@@ -322,7 +322,7 @@ class FeedbackConfig:
     code_base_url: str | None = opt(None, "Base URL for code_model.")
     code_api_key_env: str = opt("OPENAI_API_KEY", "Environment variable holding code_model's API key.")
     code_timeout_s: float = opt(60.0, "Per-call timeout for code_model requests.")
-    sandbox_timeout_s: float = opt(5.0, "Wall-clock limit per sandboxed execution.")
+    sandbox_timeout_s: float = opt(5.0, "Wall-clock limit per sandboxed execution (code_model's CE code).")
 
 
 @dataclass
