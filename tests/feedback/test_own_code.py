@@ -101,6 +101,8 @@ def test_own_programs_pass_the_arithmetic_check():
     "x = 1 if True else 2\nprint(x)",
     "for i in (1, 2):\n    print(i)",
     "print(f'{1!r}')",
+    "x = 1.5\nprint(f'{x:999999999}')",
+    "x = math.factorial(10)\nprint(x)",
     "print = 3",
     "x = 2\n# a comment\ndef f():\n    return 1\nprint(f())",
     "x = lambda: 1\nprint(x())",
@@ -134,6 +136,10 @@ def test_errors_are_reported_like_the_sandbox_and_big_powers_overflow_at_once():
     start = time.perf_counter()
     result = run_own_code("x = 2 ** 10 ** 10\nprint(x)")  # OverflowError, not a 10^10-bit integer
     assert result.exit_code == 1 and "OverflowError" in result.stderr and time.perf_counter() - start < 1.0
+    squaring = "x = 2 ** 4000\n" + "x = x * x\n" * 40 + "print(x)"  # would be 4000 * 2^40 bits
+    result = run_own_code(squaring)
+    assert result.exit_code == 1 and "OverflowError" in result.stderr and time.perf_counter() - start < 1.0
+    assert run_own_code("x = 3 ** 5 * 7\nprint(x)").stdout == "1701\n"  # small integers stay exact
     plan = cc.CodePlan(1, "text", "import math\nx = math.sqrt(-1)\nprint(f'x = {x:.6g}')\n")
     assert not cc.run_plan(plan, run_own_code, 5.0).ok
 

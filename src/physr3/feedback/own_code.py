@@ -10,10 +10,11 @@ model wrote (`feedback.code_model`).
 names, arithmetic (+ - * / ** and unary minus) over numbers, names, `math.<function or constant>` and
 `abs`, and `print` of plain values or an f-string. Comments are not in the tree, so text quoted in a comment
 cannot add a statement: a program with anything else is refused (`stopped_by="refused"`), never run.
-A power of two integers whose result would exceed `MAX_INT_POWER_BITS` bits raises OverflowError, as a float
-power does, so an exponent cannot start an unbounded integer computation in the host; every other operation
-is Python's own, so the output is the one the sandbox printed (tests/feedback/test_own_code.py compares
-the two).
+A power or product of two integers whose result would exceed `MAX_INT_BITS` bits raises OverflowError, as
+a float operation does, so no integer computation in the host is unbounded (the other operations grow an
+integer by a bit at most); f-string format specs are precision and type only (`.6g`), so no width can ask
+for a huge string. Everything else is Python's own, so the output is the one the sandbox printed
+(tests/feedback/test_own_code.py compares the two).
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ from __future__ import annotations
 import ast
 import io
 import math
+import re
 import time
 from dataclasses import dataclass
 
-_MATH_NAMES = frozenset(n for n in dir(math) if not n.startswith("_"))
+# Float functions and constants only (no factorial, comb or prod, whose integer work is unbounded).
+_MATH_NAMES = frozenset("sqrt exp log log10 log2 log1p expm1 sin cos tan asin acos atan atan2 sinh cosh tanh asinh "
+                        "acosh atanh hypot degrees radians fabs pow copysign floor ceil pi e tau inf".split())
 _BINOPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
 _UNARYOPS = (ast.USub, ast.UAdd)
-MAX_INT_POWER_BITS = 4096
+MAX_INT_BITS = 4096
+_FORMAT_SPEC = re.compile(r"(\.\d{1,2})?[eEfFgG%]?")
 
 
 @dataclass
@@ -85,8 +90,9 @@ def _check_print_arg(node: ast.AST) -> None:
             _check_value(part.value)
             spec = part.format_spec
             if spec is not None and not (isinstance(spec, ast.JoinedStr) and all(
-                    isinstance(p, ast.Constant) and isinstance(p.value, str) for p in spec.values)):
-                raise NotArithmetic(f"line {node.lineno}: only a literal format spec is allowed")
+                    isinstance(p, ast.Constant) and isinstance(p.value, str) for p in spec.values)
+                    and _FORMAT_SPEC.fullmatch("".join(p.value for p in spec.values))):
+                raise NotArithmetic(f"line {node.lineno}: only a precision and type as format spec (.6g)")
         return
     _check_value(node)
 
@@ -109,24 +115,35 @@ def check_arithmetic(code: str) -> ast.Module:
             raise NotArithmetic(f"line {stmt.lineno}: {type(stmt).__name__} is not an assignment or a print")
         body.append(stmt)
     tree.body = body
-    return ast.fix_missing_locations(_BoundedPowers().visit(tree))
+    return ast.fix_missing_locations(_BoundedInts().visit(tree))
 
 
-class _BoundedPowers(ast.NodeTransformer):
-    """`a ** b` -> `_pow(a, b)`."""
+class _BoundedInts(ast.NodeTransformer):
+    """`a ** b` -> `_pow(a, b)`, `a * b` -> `_mul(a, b)`."""
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
-        if isinstance(node.op, ast.Pow):
-            call = ast.Call(ast.Name("_pow", ast.Load()), [node.left, node.right], [])
-            return ast.copy_location(call, node)
-        return node
+        name = {ast.Pow: "_pow", ast.Mult: "_mul"}.get(type(node.op))
+        if name is None:
+            return node
+        return ast.copy_location(ast.Call(ast.Name(name, ast.Load()), [node.left, node.right], []), node)
+
+
+def _too_big() -> OverflowError:
+    return OverflowError(f"integer result with more than {MAX_INT_BITS} bits")
 
 
 def _pow(base, exponent):
-    if type(base) is int and type(exponent) is int and exponent > 0 and base.bit_length() * exponent > MAX_INT_POWER_BITS:
-        raise OverflowError(f"integer power with more than {MAX_INT_POWER_BITS} bits")
+    both_int = type(base) is int and type(exponent) is int
+    if both_int and exponent > 0 and base.bit_length() * exponent > MAX_INT_BITS:
+        raise _too_big()
     return base ** exponent
+
+
+def _mul(a, b):
+    if type(a) is int and type(b) is int and a.bit_length() + b.bit_length() > MAX_INT_BITS:
+        raise _too_big()
+    return a * b
 
 
 def run_own_code(code: str, timeout_s: float | None = None) -> OwnRunResult:
@@ -143,7 +160,7 @@ def run_own_code(code: str, timeout_s: float | None = None) -> OwnRunResult:
 
     try:
         exec(compile(tree, "<physr3 code>", "exec"), {"__builtins__": {"abs": abs, "print": _print}, "math": math,
-                                                              "_pow": _pow})
+                                                              "_pow": _pow, "_mul": _mul})
     except Exception as exc:  # ZeroDivisionError, a math domain error, an overflow: reported like the sandbox's exit 1
         return OwnRunResult(out.getvalue(), f"{type(exc).__name__}: {exc}", 1, None, time.perf_counter() - start)
     return OwnRunResult(out.getvalue(), "", 0, None, time.perf_counter() - start)
