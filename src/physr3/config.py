@@ -115,8 +115,8 @@ class GenerationConfig(Checked):
     SECTION: ClassVar[str] = "generation"
 
     engine: str = opt("auto", "auto (openvino on CPU when installed and its self-check passes, else transformers) | "
-                      "transformers (batched, CPU/GPU; the reference) | openvino (CPU, f16 GGUF; faster "
-                      "here, see benchmarks/generation.py) | vllm (GPU, optional extra).", ("auto", "transformers", "openvino", "vllm"))
+                      "transformers (batched, CPU/GPU; the reference) | openvino (CPU, f16 GGUF, faster "
+                      "here) | vllm (GPU, optional extra).", ("auto", "transformers", "openvino", "vllm"))
     batch_size: int = opt(8, "Prompts generated together (left-padded).")
     max_new_tokens: int = opt(384, "Cap on generated tokens per completion.")
     temperature: float = opt(0.0, "0 = greedy; > 0 samples.")
