@@ -107,6 +107,8 @@ def test_own_programs_pass_the_arithmetic_check():
     "x = 2\n# a comment\ndef f():\n    return 1\nprint(f())",
     "x = lambda: 1\nprint(x())",
     "x = 1\nprint(x, file=None)",
+    "x = " + "(" * 5000 + "1" + ")" * 5000 + "\nprint(x)",
+    "x = " + " + ".join(["1"] * 5000) + "\nprint(x)",
 ])
 def test_anything_but_arithmetic_is_refused_and_not_run(code, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)

@@ -151,8 +151,8 @@ def run_own_code(code: str, timeout_s: float | None = None) -> OwnRunResult:
     start = time.perf_counter()
     try:
         tree = check_arithmetic(code)
-    except (NotArithmetic, SyntaxError) as exc:
-        return OwnRunResult("", f"refused: {exc}", None, "refused", time.perf_counter() - start)
+    except (NotArithmetic, SyntaxError, ValueError, RecursionError) as exc:  # ValueError: NUL bytes; deep nesting
+        return OwnRunResult("", f"refused: {type(exc).__name__}: {exc}", None, "refused", time.perf_counter() - start)
     out = io.StringIO()
 
     def _print(*args) -> None:
