@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 
 import pytest
 
@@ -26,6 +27,10 @@ def test_every_flag_exists_and_names_a_config_key(command):
     for flag, key in FLAG_KEYS[command].items():
         assert flag in options, f"physr3 {command} has no {flag}"
         assert key in keys, f"{flag} of {command} names {key}, not a config key"
+    for action in _parser(command.split()[0])._actions:  # a help text that names a key names the table's
+        named = {k for k in re.findall(r"[a-z_]+\.[a-z_]+", action.help or "") if k in keys}
+        for flag in action.option_strings:
+            assert not named or FLAG_KEYS[command].get(flag) in named, (command, flag, named)
 
 
 def test_given_flags_set_their_keys_and_absent_ones_leave_them(tmp_path):

@@ -8,8 +8,9 @@ from physr3.commands._common import add_config_arguments, config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", help="Training JSONL (sets sft.data).")
-    parser.add_argument("--eval-data", help="Held-out JSONL for compliance and accuracy (sets sft.eval_data).")
+    parser.add_argument("--data", help="Training JSONL (sets sft.data; with --baseline sft_baseline.data).")
+    parser.add_argument("--eval-data", help="Held-out JSONL for compliance and accuracy (sets sft.eval_data; "
+                                            "with --baseline sft_baseline.eval_data).")
     parser.add_argument("--baseline", action="store_true",
                         help="Use the sft_baseline section (the paper's SFT comparison condition).")
     parser.add_argument("--resume", metavar="RUN_DIR", help="Continue an interrupted run from its folder.")
