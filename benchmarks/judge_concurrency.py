@@ -6,7 +6,7 @@ Starts `physr3 serve --responder support.responders:DiffJudgeResponder --delay-s
 (the stand-in judge from tests/support, on the server's PYTHONPATH: every call takes `delay_s`, like a
 remote GPT-4o call), verifies `n` distinct erroneous
 solutions through `LLMJudge.verify_batch` with a fresh SQLite cache, then verifies them again with a new
-judge over the same cache. Targets (issue 4): the first run within 6 s for 64 x 1 s calls at
+judge over the same cache. Targets (set with the LLM judge): the first run within 6 s for 64 x 1 s calls at
 concurrency 16 (ideal: ceil(64/16) x 1 s = 4 s), the second run with 0 judge calls. Prints the measured
 figures and exits 1 when a target is missed.
 """

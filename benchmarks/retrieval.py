@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/retrieval.py [--per-family 20] [--input CM.jsonl] [--store-dir DIR] [--k 3]
 
-Target (issue 5): on the generator's CM-injected set, the family's governing relation is among the top 3
+Target (set with the CM channel): on the generator's CM-injected set, the family's governing relation is among the top 3
 retrieved formulas for >= 80% of items.
 
 Cases come from `--input` — the generator's injected set (`physr3 synth --n 600 --seed 0 --inject

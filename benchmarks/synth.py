@@ -1,4 +1,4 @@
-"""Speed of the problem generator and the error injector (issue 3 target: 10,000 problems in under 60 s).
+"""Speed of the problem generator and the error injector (target: 10,000 problems in under 60 s).
 
     .venv/bin/python benchmarks/synth.py                 # 10,000 problems, then 10,000 injected lines
     .venv/bin/python benchmarks/synth.py --n 2000 --check-sample 200

@@ -2,14 +2,14 @@
 
     .venv/bin/python benchmarks/topics.py [--n 300] [--seed 11] [--k 7] [--scieval]
 
-Target (issue 17): >= 85% of generated problems (`physr3 synth`, all 61 families, both splits) get their
-family's domain. The classifier's exemplars are the OpenStax worked examples and the sub-topic descriptions
+Target (set with `physr3 topics`): >= 85% of generated problems (`physr3 synth`, all families, both splits) get
+their family's domain. The classifier's exemplars are the OpenStax worked examples and the sub-topic descriptions
 (physr3/corpus/topics.py), not generated problems, so this measures transfer, not fit. `--scieval` also
 scores the 164 SciEval physics items whose topic maps to a domain (SCIEVAL_DOMAINS in eval/benchmarks.py) —
 a second, independent check. Prints accuracy, a confusion matrix, the per-family accuracy of the worst
 families, and the time per text; exits 1 below the target.
 
-Measured (busy shared CPU): 92.3% (277/300) with seed 11 and with seed 12; SciEval 84.8% (139/164). The
+Measured (busy shared CPU, when the generator had 61 families): 92.3% (277/300) with seed 11 and with seed 12; SciEval 84.8% (139/164). The
 misses are whole families whose domain is a boundary choice of the generator: photon_radiation_force
 (Modern; read as electromagnetic waves), spring_mass_max_speed (Waves & Optics; read as Mechanics),
 thermal_stress_clamped_rod (Thermodynamics; read as Mechanics), time_dilation_particle_survival and

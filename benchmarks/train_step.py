@@ -3,7 +3,7 @@
     python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
                                     [--mirror-dtypes model,float32] [--engines transformers,openvino]
 
-Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and sandbox)
+Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and executed code)
 on generated problems and prints, measured in this run: seconds per step, the share of each phase
 (generation, verification, feedback, update), tokens/s, and the process's peak RSS. Targets from the issue:
 peak RSS <= 6 GB and generation >= 60% of the step. Without an SFT adapter the policy starts from the base

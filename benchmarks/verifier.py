@@ -21,7 +21,7 @@ its first step and type). Printed, all from this one run:
 - restyled injected: each injected erroneous solution rewritten the same way (labels renumbered with
   the reordered givens), first error step and type both right (generated runs only);
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
-Targets (issue 4): step >= 95%, type >= 90%, ground truth passed >= 99%.
+Targets set when the verifier was built: step >= 95%, type >= 90%, ground truth passed >= 99%.
 
 The real set (`--real`, default `benchmarks/data/real_solutions/level1_test.jsonl`, the HELD-OUT part: 155 real
 solutions on 15 level-1 families that no verifier change was tuned on. While changing the verifier pass
@@ -34,7 +34,7 @@ one step, error type, Cohen's kappa of the type with "none" as a class (`sklearn
 the mean reward e/(n+1) by the verifier against the same reward computed from the labels (the inflation when
 the verifier finds errors late), the confusion matrix, where the verifier's step lies against the label's
 (early, exact, late), and the share of labelled first errors at a step the verifier could not check
-(`Verdict.unchecked_steps`: free prose, which only the LLM judge can read). Issue 12's aim: step >= 85%,
+(`Verdict.unchecked_steps`: free prose, which only the LLM judge can read). The aim on real solutions: step >= 85%,
 type >= 80%, mean reward within 0.03 of the labels'. Tune on a dev part only; report the held-out part.
 """
 
@@ -193,10 +193,10 @@ def real(args: argparse.Namespace) -> int:
     """The labelled real set: agreement of the verifier's first error with the annotators'."""
     import os
 
-    from physr3.commands.verify import read_items
     from physr3.config import RewardConfig
     from physr3.reward import step_reward
     from physr3.verify.base import Verdict
+    from physr3.verify.runner import read_items
     from physr3.verify.symbolic import SymbolicVerifier
 
     if not args.real or not os.path.exists(args.real):

@@ -5,6 +5,9 @@ field carries a help text (`metadata["help"]`, as TRL's config dataclasses do); 
 prints them. A YAML file sets any subset; command-line overrides (`train.beta=0.2`) win over the file.
 An unknown section or key is refused with the list of valid ones; a value of the wrong type names the
 file, the line and the key. Defaults are the CPU-friendly values; `configs/paper.yaml` holds the paper's.
+Ranges and rules over several keys are the sections' own (`Checked.__post_init__` and `problems()`), checked
+when a section is built and once more after the file, the overrides and a command's flags are applied
+(`load_config(..., flags=...)`; which flag sets which key is `physr3.commands._common.FLAG_KEYS`).
 """
 
 from __future__ import annotations
@@ -12,9 +15,10 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -27,6 +31,55 @@ def opt(default: Any, help: str, choices: tuple[str, ...] | None = None) -> Any:
     if isinstance(default, list | dict):
         return field(default_factory=lambda d=default: type(d)(d), metadata=meta)
     return field(default=default, metadata=meta)
+
+
+class ConfigValueError(UserError):
+    """A value out of range, or inconsistent with another key; the message names the key (`section.key`).
+
+    Raised by a section's `__post_init__` (`Checked.validate`); `load_config` puts where the value came from
+    in front (the file and line, the override, or the command-line flag)."""
+
+    def __init__(self, section: str, key: str, message: str):
+        self.section, self.key = section, key
+        super().__init__(message.replace("{key}", f"{section}.{key}"))
+
+
+class Checked:
+    """Base of the sections with rules: `__post_init__` checks enumerations (`choices`) and `problems()`.
+
+    A section is checked when it is built, and `load_config` checks every section again once the file, the
+    overrides and the command-line flags are applied (so a rule over two keys sees both). `SECTION` is the
+    section's name in `Config`, used in messages (`validate(section)` names another, e.g. sft_baseline)."""
+
+    SECTION: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        self.validate()
+
+    def validate(self, section: str | None = None) -> None:
+        """Raise ConfigValueError for the first value out of its choices or range."""
+        name = section or self.SECTION
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            choices, value = f.metadata.get("choices"), getattr(self, f.name)
+            if choices and isinstance(value, list):  # a list of choices (stages)
+                if bad := [v for v in value if v not in choices]:
+                    raise ConfigValueError(name, f.name, f"{{key}}: unknown value(s) {', '.join(map(str, bad))}; "
+                                                         f"valid: {', '.join(choices)}")
+            elif choices and value not in choices:
+                raise ConfigValueError(name, f.name, f"'{{key}}' must be one of {', '.join(choices)}; got {value!r}")
+        for key, message in self.problems():
+            raise ConfigValueError(name, key, message)
+
+    def problems(self) -> Iterator[tuple[str, str]]:
+        """(key, message with `{key}` where the key's name goes) per broken rule; none by default."""
+        return iter(())
+
+
+def _fraction(value: float, upper_open: bool = False) -> str | None:
+    """The message for a share outside [0, 1] (or [0, 1)); None when it is inside."""
+    if 0.0 <= value < 1.0 or (value == 1.0 and not upper_open):
+        return None
+    return f"{{key}} must be in [0, 1{')' if upper_open else ']'}, got {value}"
 
 
 @dataclass
@@ -58,9 +111,11 @@ class ModelConfig:
 
 
 @dataclass
-class GenerationConfig:
+class GenerationConfig(Checked):
+    SECTION: ClassVar[str] = "generation"
+
     engine: str = opt("auto", "auto (openvino on CPU when installed and its self-check passes, else transformers) | "
-                      "transformers (batched, CPU/GPU; the reference) | openvino (CPU, f16 GGUF, 2.6-3.6x faster "
+                      "transformers (batched, CPU/GPU; the reference) | openvino (CPU, f16 GGUF, faster "
                       "here) | vllm (GPU, optional extra).", ("auto", "transformers", "openvino", "vllm"))
     batch_size: int = opt(8, "Prompts generated together (left-padded).")
     max_new_tokens: int = opt(384, "Cap on generated tokens per completion.")
@@ -77,9 +132,15 @@ class GenerationConfig:
                                        "fast precision: 0.0014 vs fp32, 0.0032 vs the bf16 training model.")
     openvino_threads: int = opt(0, "CPU threads of the OpenVINO engine (0 = OpenVINO's choice: all cores).")
 
+    def problems(self) -> Iterator[tuple[str, str]]:
+        if self.batch_size < 1:
+            yield "batch_size", f"{{key}}={self.batch_size}: expected an integer >= 1"
+
 
 @dataclass
-class SynthConfig:
+class SynthConfig(Checked):
+    SECTION: ClassVar[str] = "synth"
+
     n: int = opt(200, "Number of problems to generate.")
     domains: list[str] = opt([], "Restrict to these domains (empty = all).")
     families: list[str] = opt([], "Restrict to these families (empty = all).")
@@ -90,6 +151,13 @@ class SynthConfig:
     levels: list[int] = opt([], "Difficulty levels to draw from (1 = one governing equation, 2 = two or three, "
                             "3 = four or more; empty = all).")
     control_fraction: float = opt(0.1, "With --inject: share of lines left as untouched ground truth.")
+
+    def problems(self) -> Iterator[tuple[str, str]]:
+        if self.n < 0:
+            yield "n", f"{{key}} must be >= 0, got {self.n}"
+        for key in ("test_fraction", "control_fraction"):
+            if (message := _fraction(getattr(self, key))) is not None:
+                yield key, message
 
 
 @dataclass
@@ -103,7 +171,9 @@ class LoraConfig:
 
 
 @dataclass
-class SFTConfig:
+class SFTConfig(Checked):
+    SECTION: ClassVar[str] = "sft"
+
     data: str | None = opt(None, "Training JSONL of problem records with a seven-tag `solution`.")
     eval_data: str | None = opt(None, "Held-out JSONL for compliance and accuracy after training.")
     epochs: float = opt(1.0, "Passes over the data (paper Stage 1: 10; SFT baseline: 3).")
@@ -121,9 +191,15 @@ class SFTConfig:
                                    "feedback) -> y* mixed into the data (Stage 1b, not the paper's; "
                                    "physr3.train.revision_warmup). 0 = off.")
 
+    def problems(self) -> Iterator[tuple[str, str]]:
+        if (message := _fraction(self.revision_fraction, upper_open=True)) is not None:
+            yield "revision_fraction", message
+
 
 @dataclass
-class TrainConfig:
+class TrainConfig(Checked):
+    SECTION: ClassVar[str] = "train"
+
     data: str | None = opt(None, "Training JSONL of problem records with ground truth.")
     sft_adapter: str | None = opt(None, "Stage 1 adapter: the policy's start and the frozen reference.")
     epochs: float = opt(1.0, "Passes over the data (paper: 60).")
@@ -165,6 +241,18 @@ class TrainConfig:
     from_base: bool = opt(False, "Allow training without sft_adapter: the policy then starts from, and is held by "
                           "the KL to, the base model (physr3 train --from-base).")
 
+    def problems(self) -> Iterator[tuple[str, str]]:
+        """Settings under which the loss would not score what was sampled, and empty budgets."""
+        if self.top_p != 1.0:
+            yield "top_p", (f"{{key}}={self.top_p:g}: training samples with top_p 1.0 only; the loss scores the whole "
+                            f"temperature-scaled distribution, so a nucleus-sampled attempt would be scored under a "
+                            f"distribution that is not the sampled one")
+        if self.temperature < 0:
+            yield "temperature", f"{{key}}={self.temperature:g}: expected >= 0 (0 = greedy)"
+        for key in ("max_prompt_tokens", "max_revision_prompt_tokens", "max_attempt_tokens"):
+            if getattr(self, key) < 1:
+                yield key, f"{{key}}={getattr(self, key)}: expected an integer >= 1"
+
 
 @dataclass
 class DPOConfig:
@@ -186,7 +274,9 @@ class DPOConfig:
 
 
 @dataclass
-class VerifierConfig:
+class VerifierConfig(Checked):
+    SECTION: ClassVar[str] = "verifier"
+
     kind: str = opt("symbolic", "symbolic (offline, needs step-level ground truth) | llm (OpenAI-compatible judge).",
                     ("symbolic", "llm"))
     judge_base_url: str | None = opt(None, "OpenAI-compatible base URL (None = the SDK default, api.openai.com).")
@@ -207,7 +297,9 @@ class VerifierConfig:
 
 
 @dataclass
-class RewardConfig:
+class RewardConfig(Checked):
+    SECTION: ClassVar[str] = "reward"
+
     step_pattern: str = opt("anchored", "Step counting: anchored | paper (Appendix B's unanchored pattern).",
                             ("anchored", "paper"))
     reference_denominator: bool = opt(False, "Guard: use the ground truth's step count as n (defeats padding).")
@@ -230,7 +322,7 @@ class FeedbackConfig:
     code_base_url: str | None = opt(None, "Base URL for code_model.")
     code_api_key_env: str = opt("OPENAI_API_KEY", "Environment variable holding code_model's API key.")
     code_timeout_s: float = opt(60.0, "Per-call timeout for code_model requests.")
-    sandbox_timeout_s: float = opt(5.0, "Wall-clock limit per sandboxed execution.")
+    sandbox_timeout_s: float = opt(5.0, "Wall-clock limit per sandboxed execution (code_model's CE code).")
 
 
 @dataclass
@@ -252,17 +344,25 @@ class EvalConfig:
     self_refine_rounds: int = opt(3, "self-refine: at most this many critique-and-revise rounds (0 = CoT only).")
 
 
+DEMO_STAGES = ("synth", "sft", "train", "eval", "report")
+STUDY_STAGES = ("data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report")
+
+
 @dataclass
-class DemoConfig:
+class DemoConfig(Checked):
+    SECTION: ClassVar[str] = "demo"
+
     n_train: int = opt(64, "Generated training problems for the demo.")
     n_test: int = opt(24, "Generated held-out test problems for the demo.")
     stages: list[str] = opt(["synth", "sft", "train", "eval", "report"],
-                            "Stages to run, in order; a stage whose output exists is reused (resume).")
+                            "Stages to run, in order; a stage whose output exists is reused (resume).", DEMO_STAGES)
     conditions: list[str] = opt(["cot", "sft", "ours"], "Conditions compared in the demo's evaluation.")
 
 
 @dataclass
-class StudyConfig:
+class StudyConfig(Checked):
+    SECTION: ClassVar[str] = "study"
+
     level: int | None = opt(1, "Difficulty level of the generated problems (1-3; None = all levels).")
     n_train: int = opt(64, "Generated training problems (the SFT data and the refine problems).")
     n_test: int = opt(200, "Held-out generated problems (other seed, other side of the content split).")
@@ -276,11 +376,21 @@ class StudyConfig:
     curve_n: int = opt(50, "Held-out problems the learning curve is measured on (the first of the test set).")
     bootstrap: int = opt(1000, "Bootstrap resamples for the 95% intervals.")
     stages: list[str] = opt(["data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report"],
-                            "Stages to run, in order; finished ones are reused (resume).")
+                            "Stages to run, in order; finished ones are reused (resume).", STUDY_STAGES)
+
+    def problems(self) -> Iterator[tuple[str, str]]:
+        valid = next(f.metadata["choices"] for f in dataclasses.fields(TrainConfig) if f.name == "advantage")
+        bad = [v for v in self.variants if v not in valid]
+        if bad:
+            yield "variants", f"{{key}}: unknown advantage(s) {', '.join(bad)}; valid: {', '.join(valid)}"
+        if self.refine_steps < 1:
+            yield "refine_steps", f"{{key}}={self.refine_steps}: expected >= 1"
 
 
 @dataclass
-class ConvertConfig:
+class ConvertConfig(Checked):
+    SECTION: ClassVar[str] = "convert"
+
     teacher_model: str = opt("gpt-4o", "Teacher model that rewrites worked solutions into the seven-tag format.")
     teacher_base_url: str | None = opt(None, "OpenAI-compatible base URL of the teacher (None = api.openai.com; "
                                              "a vLLM or `physr3 serve` server: http://host:port/v1).")
@@ -295,15 +405,27 @@ class ConvertConfig:
     relative_tolerance: float = opt(0.01, "Answer check: relative tolerance between the rewrite's final answer and "
                                           "the source's answer (or the source's numbers when it has no answer).")
 
+    def problems(self) -> Iterator[tuple[str, str]]:
+        if self.max_retries < 0:
+            yield "max_retries", f"{{key}} must be >= 0, got {self.max_retries}"
+
 
 @dataclass
-class TopicsConfig:
+class TopicsConfig(Checked):
+    SECTION: ClassVar[str] = "topics"
+
     embedder: str = opt("minilm", "Sentence embedder: minilm (offline all-MiniLM-L6-v2) | openai:MODEL.")
     k: int = opt(7, "Labelled exemplars (OpenStax worked examples, sub-topic descriptions) that vote per question.")
 
+    def problems(self) -> Iterator[tuple[str, str]]:
+        if self.k < 1:
+            yield "k", f"{{key}} must be >= 1, got {self.k}"
+
 
 @dataclass
-class ContaminationConfig:
+class ContaminationConfig(Checked):
+    SECTION: ClassVar[str] = "contamination"
+
     ngram: int = opt(13, "Exact overlap: a shared n-gram of this many word/number tokens flags a pair (GPT-3's 13).")
     min_tokens: int = opt(8, "Exact overlap: a benchmark item shorter than `ngram` counts when the training text "
                              "contains it whole and it has at least this many tokens.")
@@ -313,9 +435,18 @@ class ContaminationConfig:
     embedder: str = opt("minilm", "Sentence embedder: minilm (offline all-MiniLM-L6-v2) | openai:MODEL (the threshold "
                                   "was chosen for minilm).")
 
+    def problems(self) -> Iterator[tuple[str, str]]:
+        for key in ("ngram", "min_tokens", "top_k"):
+            if getattr(self, key) < 1:
+                yield key, f"{{key}} must be >= 1, got {getattr(self, key)}"
+        if not -1.0 <= self.threshold <= 1.0:
+            yield "threshold", f"{{key}} is a cosine in [-1, 1], got {self.threshold}"
+
 
 @dataclass
-class ScalingConfig:
+class ScalingConfig(Checked):
+    SECTION: ClassVar[str] = "scaling"
+
     models: list[str] = opt([], "Models compared: 'embedded', local folders, or hub ids (with a GPU and hub access).")
     benchmarks: list[str] = opt(["scieval", "mmlu-hs", "mmlu-college", "jeebench"],
                                 "Benchmarks (names, NAME=FILE or .jsonl paths) evaluated with the CoT condition.")
@@ -323,6 +454,12 @@ class ScalingConfig:
                                      "table's means (paper Figure 4: JEEBench, PhysicsQA); the others are easy.")
     limit: int | None = opt(None, "Evaluate at most this many items per benchmark.")
     out: str = opt("runs/scaling", "Folder for the table, plot and one eval run folder per model and settings.")
+
+    def problems(self) -> Iterator[tuple[str, str]]:
+        if self.limit is not None and self.limit < 1:
+            yield "limit", f"{{key}} must be >= 1, got {self.limit}"
+        if len(set(self.models)) < len(self.models):
+            yield "models", "{key}: a model is given twice"
 
 
 @dataclass
@@ -349,6 +486,20 @@ class Config:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def validate(self, origins: dict[tuple[str, str], str] | None = None, default_where: str = "") -> None:
+        """Check every section's rules (`Checked`); an error starts with where the key was set (`origins`)."""
+        for sname in _sections():
+            section = getattr(self, sname)
+            if not isinstance(section, Checked):
+                continue
+            try:
+                section.validate(sname)
+            except ConfigValueError as exc:
+                where = (origins or {}).get((exc.section, exc.key), default_where)
+                if not where:
+                    raise
+                raise ConfigValueError(exc.section, exc.key, f"{where}: {exc}") from None
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True)
@@ -471,14 +622,17 @@ def _apply(cfg: Config, sname: str, key: str, value: Any, where: str) -> None:
         raise UserError(f"{where}: unknown key '{sname}.{key}'; valid keys in '{sname}': {', '.join(ftypes)}")
     value = _coerce(value, ftypes[key], f"{where}: '{sname}.{key}'")
     choices = next(f for f in dataclasses.fields(section) if f.name == key).metadata.get("choices")
-    if choices and value not in choices:
+    if choices and not isinstance(value, list) and value not in choices:  # lists: Checked.validate
         raise UserError(f"{where}: '{sname}.{key}' must be one of {', '.join(choices)}; got {value!r}")
     setattr(section, key, value)
 
 
-def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = ()) -> Config:
-    """Defaults, then the YAML file, then `section.key=value` overrides (values parsed as YAML scalars)."""
+def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str, ...] = (),
+                flags: Sequence[tuple[str, str, Any]] = ()) -> Config:
+    """Defaults, then the YAML file, then `section.key=value` overrides (values parsed as YAML scalars), then
+    command-line flags as `(flag, "section.key", value)`; each section's rules are checked at the end."""
     cfg = Config()
+    origins: dict[tuple[str, str], str] = {}  # (section, key) -> where its value was set, for rule errors
     if path is not None:
         from physr3.inputs import read_text
 
@@ -493,7 +647,8 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
                     _apply(cfg, str(sname), "", None, where)  # raises the unknown-section error
                 raise UserError(f"{where}: section '{sname}' must be a mapping of keys")
             for key, value in body.items():
-                _apply(cfg, str(sname), str(key), value, f"{p}:{lines.get((str(sname), str(key)), 1)}")
+                origins[(str(sname), str(key))] = f"{p}:{lines.get((str(sname), str(key)), 1)}"
+                _apply(cfg, str(sname), str(key), value, origins[(str(sname), str(key))])
     for item in overrides:
         if "=" not in item:
             raise UserError(f"override '{item}': expected section.key=value")
@@ -506,6 +661,12 @@ def load_config(path: str | Path | None = None, overrides: list[str] | tuple[str
         except yaml.YAMLError:
             value = raw
         _apply(cfg, sname, key, value, f"override '{item}'")
+        origins[(sname, key.strip())] = f"override '{item}'"
+    for flag, dotted, value in flags:
+        sname, key = dotted.split(".", 1)
+        _apply(cfg, sname, key, value, flag)
+        origins[(sname, key)] = flag
+    cfg.validate(origins, str(path) if path is not None else "")
     return cfg
 
 
@@ -515,4 +676,5 @@ def config_from_dict(data: dict[str, Any]) -> Config:
     for sname, body in data.items():
         for key, value in (body or {}).items():
             _apply(cfg, sname, key, value, "saved config")
+    cfg.validate(default_where="saved config")
     return cfg

@@ -18,11 +18,11 @@ import copy
 import time
 from pathlib import Path
 
-from physr3.config import Config
+from physr3.config import DEMO_STAGES, Config
 from physr3.problems import write_jsonl
 from physr3.runs import prepare_run
 
-STAGES = ("synth", "sft", "train", "eval", "report")
+STAGES = DEMO_STAGES  # in order; the valid values of demo.stages
 
 
 def _sub(cfg: Config, root: Path, name: str) -> Config:
@@ -37,11 +37,7 @@ def _say(msg: str) -> None:
 
 
 def run_demo(cfg: Config, argv: list[str] | None = None, progress: bool = True) -> Path:
-    from physr3.errors import UserError
-
-    unknown = [s for s in cfg.demo.stages if s not in STAGES]
-    if unknown:
-        raise UserError(f"demo.stages: unknown stage(s) {', '.join(unknown)}; valid: {', '.join(STAGES)}")
+    cfg.demo.validate()  # stages (DemoConfig's rules), also after a caller's changes
     root = prepare_run(cfg, "demo", argv)
     data = root / "data"
     train_path, test_path = data / "train.jsonl", data / "test.jsonl"

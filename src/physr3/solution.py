@@ -33,7 +33,7 @@ TAGS: tuple[str, ...] = (
 )
 REASONING_TAGS: tuple[str, ...] = TAGS[:-1]
 
-# Which error type a first error in each section usually is (DESIGN.md): used to sanity-check verdicts
+# Which error type a first error in each section usually is (docs/FORMAT.md): used to sanity-check verdicts
 # and to route feedback when a verifier gives a step but no usable type.
 TAG_ERROR_TYPE: dict[str, str] = {
     "given": "MC",
@@ -151,7 +151,7 @@ def parse_solution(text: str) -> ParsedSolution:
 
 
 def validate(text: str) -> FormatReport:
-    """Check the compliance rules of DESIGN.md; each broken rule gives one readable violation."""
+    """Check the compliance rules of docs/FORMAT.md; each broken rule gives one readable violation."""
     violations: list[str] = []
     spans = _tag_spans(text)
     for tag in TAGS:

@@ -32,13 +32,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-from physr3.config import Config
-from physr3.errors import UserError
+from physr3.config import STUDY_STAGES, Config
 from physr3.problems import read_problems, write_jsonl, write_text_atomic
 from physr3.report.intervals import bootstrap_ci, wilson_interval
 from physr3.runs import prepare_run
 
-STAGES = ("data", "sft", "refine", "sft-continued", "dpo", "eval", "curves", "report")
+STAGES = STUDY_STAGES  # in order; the valid values of study.stages
 
 
 def _say(msg: str) -> None:
@@ -63,19 +62,7 @@ class Study:
     """The study's folder layout and stages; `run()` goes through `cfg.study.stages` in order."""
 
     def __init__(self, cfg: Config, argv: list[str] | None = None, progress: bool = True):
-        unknown = [s for s in cfg.study.stages if s not in STAGES]
-        if unknown:
-            raise UserError(f"study.stages: unknown stage(s) {', '.join(unknown)}; valid: {', '.join(STAGES)}")
-        from dataclasses import fields
-
-        from physr3.config import TrainConfig
-
-        valid = next(f.metadata["choices"] for f in fields(TrainConfig) if f.name == "advantage")
-        bad = [v for v in cfg.study.variants if v not in valid]
-        if bad:
-            raise UserError(f"study.variants: unknown advantage(s) {', '.join(bad)}; valid: {', '.join(valid)}")
-        if cfg.study.refine_steps < 1:
-            raise UserError(f"study.refine_steps={cfg.study.refine_steps}: expected >= 1")
+        cfg.study.validate()  # stages, variants, refine_steps (StudyConfig's rules), also after a caller's changes
         self.cfg, self.progress = cfg, progress
         self.root = prepare_run(cfg, "study", argv)
         self.train_path = self.root / "data" / "train.jsonl"

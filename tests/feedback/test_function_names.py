@@ -1,4 +1,4 @@
-"""One meaning per function name across the verifier's math reader and the CE code channel (issue 13, item 9).
+"""One meaning per function name across the verifier's math reader and the CE code channel (log is ln in both).
 
 `log` is the natural logarithm everywhere (as sympy, which writes the ground truth's equations, reads it);
 base 10 is written `log10`. The same written step must come out the same through both readers.

@@ -76,7 +76,7 @@ def test_token_logprobs_skip_the_prompts_but_score_what_a_full_pass_scores():
 
 
 def test_each_kl_estimator_as_a_loss_term_has_the_exact_kl_gradient():
-    """Issue 13 item 4: with tokens sampled from π_θ, the gradient of every estimator's loss term averages to
+    """KL estimators: with tokens sampled from π_θ, the gradient of every estimator's loss term averages to
     ∇ KL(π_θ ‖ π_ref), the gradient of the exact full-vocabulary KL (k1 written plainly averages to zero, k3
     written plainly gives the reverse KL's gradient)."""
     model = _tiny(0)

@@ -1,4 +1,4 @@
-"""Issue 13: the refine loop scores exactly what was sampled, through one `Attempt` record per attempt.
+"""The refine loop scores exactly what was sampled, through one `Attempt` record per attempt.
 
 Real parts throughout: the tiny random Llama with the real SmolLM2 tokenizer, the real engines (plain and merged
 mirror), the symbolic verifier and the CLI in-process.
@@ -67,7 +67,7 @@ def _long_problem(tok, target: int) -> Problem:
     return p
 
 
-# -- item 1: one Attempt record; over-long prompts decided once, before sampling -----------------------------
+# -- one Attempt record; over-long prompts decided once, before sampling -----------------------------
 
 def test_engine_returns_the_prompt_ids_it_sampled_from(tiny_model):
     model, tok = tiny_model
@@ -211,7 +211,7 @@ def _sampled_rollouts(step, problems, temperature):
 
 
 def test_logp_gap_is_zero_for_an_fp32_mirror_and_measured_for_bf16(tiny_model_dir):
-    """Item 2: `logp_gap` (mean |engine − loss| log-prob per completion token, from the loss's own forward)
+    """`logp_gap` (mean |engine − loss| log-prob per completion token, from the loss's own forward)
     and the mean importance ratio. An fp32 model sampled through an fp32 merged mirror gives a gap of ~0, also
     at temperature 0.7 (the gap compares the raw distributions of the same ids, so it checks alignment);
     a bf16 model gives a measured, non-zero, small gap for both mirror dtypes."""
@@ -281,7 +281,7 @@ def test_training_samples_with_train_top_p_and_refuses_top_p_below_one(tiny_mode
     assert (demo.train.temperature, demo.train.top_p) == (0.7, 1.0)
 
 
-# -- item 5: truncated attempts never earn reward 1 ------------------------------------------------------------
+# -- truncated attempts never earn reward 1 -------------------------------------------------------------------
 
 def test_a_truncated_attempt_never_gets_reward_one_and_is_counted(tiny_model_dir):
     from physr3.reward import compute_reward
@@ -330,7 +330,7 @@ def test_train_needs_an_sft_adapter_or_from_base_and_resume_is_explicit_and_chec
     write_jsonl(other, list(generate_problems(3, seed=7, split="train")))
     out = tmp_path / "runs"
 
-    assert main(_train_args(tiny_model_dir, out, data)) == 2  # item 6: no silent base-model reference
+    assert main(_train_args(tiny_model_dir, out, data)) == 2  # no silent base-model reference
     line = _error_line(capsys)
     assert "--sft-adapter" in line and "--from-base" in line
     assert not (out / "r" / "checkpoints").exists()
@@ -374,7 +374,7 @@ def test_train_needs_an_sft_adapter_or_from_base_and_resume_is_explicit_and_chec
         assert {"logp_gap", "importance_ratio", "skipped_overlong", "truncated"} <= set(m)
 
 
-# -- item 8: data parallel through accelerate ---------------------------------------------------------------
+# -- data parallel through accelerate ----------------------------------------------------------------------
 
 def test_trainer_places_and_reduces_through_accelerate(tiny_model_dir, tmp_path):
     from accelerate import Accelerator
@@ -412,7 +412,7 @@ def test_collectives_work_under_nccl(tiny_model_dir, tmp_path, monkeypatch):
         torch.distributed.destroy_process_group()
 
 
-# -- train.advantage=paper+first (issue 18): Eq. 2 plus REINFORCE on first attempts ----------------------------
+# -- train.advantage=paper+first (not the paper's): Eq. 2 plus REINFORCE on first attempts ----------------------------
 
 def test_paper_plus_first_adds_reinforce_on_every_scored_first_attempt(tiny_model_dir):
     """Gradient = ∇ of Eq. 2 over revised rollouts + coef · mean_j −(r1_j − mean r1)·mean log π(y1_j|x) over every

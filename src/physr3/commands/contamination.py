@@ -37,14 +37,8 @@ def main(args: argparse.Namespace) -> int:
     from physr3.corpus.inputs import load_items
     from physr3.problems import write_jsonl, write_text_atomic
 
-    cfg = config_from_args(args)
+    cfg = config_from_args(args, "contamination")
     c = cfg.contamination
-    if args.threshold is not None:
-        c.threshold = args.threshold
-    if c.ngram < 1 or c.min_tokens < 1 or c.top_k < 1:
-        raise UserError("contamination.ngram, min_tokens and top_k must be >= 1")
-    if not -1.0 <= c.threshold <= 1.0:
-        raise UserError(f"contamination.threshold is a cosine in [-1, 1], got {c.threshold}")
     _, train = load_items(args.train)
     benchmarks = dict(load_items(spec) for spec in args.benchmark)
     if len(benchmarks) < len(args.benchmark):

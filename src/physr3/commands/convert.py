@@ -42,18 +42,8 @@ def main(args: argparse.Namespace) -> int:
     from physr3.llm.cache import ReplyCache, default_cache_path
     from physr3.llm.client import ChatClient
 
-    cfg = config_from_args(args)
+    cfg = config_from_args(args, "convert")
     c = cfg.convert
-    if args.teacher_model:
-        c.teacher_model = args.teacher_model
-    if args.teacher_base_url:
-        c.teacher_base_url = args.teacher_base_url
-    if args.max_retries is not None:
-        c.max_retries = args.max_retries
-    if args.cache:
-        c.cache_path = args.cache
-    if c.max_retries < 0:
-        raise UserError(f"convert.max_retries must be >= 0, got {c.max_retries}")
     if args.limit is not None and args.limit < 0:
         raise UserError("--limit must be >= 0")
     items = read_sources(args.input)

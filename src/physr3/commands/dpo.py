@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from physr3.commands._common import add_config_arguments, config_from_args, resume_config
+from physr3.commands._common import add_config_arguments, config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -19,11 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from physr3.train.dpo import run_dpo
 
-    cfg = resume_config(args.resume, args.overrides) if args.resume else config_from_args(args)
-    if args.data:
-        cfg.dpo.data = args.data
-    if args.sft_adapter:
-        cfg.dpo.sft_adapter = args.sft_adapter
+    cfg = config_from_args(args, "dpo")
     if not cfg.dpo.sft_adapter:
         print("dpo: warning: no SFT adapter (--sft-adapter): training a fresh LoRA against the base model, "
               "not the paper's DPO-on-SFT baseline")

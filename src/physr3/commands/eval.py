@@ -21,15 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def main(args: argparse.Namespace) -> int:
     from physr3.eval.runner import run_eval
 
-    cfg = config_from_args(args)
-    if args.condition:
-        cfg.eval.conditions = args.condition
-    if args.benchmark:
-        cfg.eval.benchmarks = args.benchmark
-    if args.limit is not None:
-        cfg.eval.limit = args.limit
-    if args.attribute_errors:
-        cfg.eval.attribute_errors = True
+    cfg = config_from_args(args, "eval")
     run_dir = run_eval(cfg, progress=not args.no_progress)
     summary = json.loads((run_dir / "summary.json").read_text())
     for condition, per_bench in summary.items():

@@ -32,24 +32,12 @@ def main(args: argparse.Namespace) -> int:
     from physr3.eval.scaling import evaluate_models, format_table, plot, to_json
     from physr3.problems import write_text_atomic
 
-    cfg = config_from_args(args)
+    cfg = config_from_args(args, "scaling")
     s = cfg.scaling
-    if args.model:
-        s.models = args.model
-    if args.benchmark:
-        s.benchmarks = args.benchmark
-    if args.limit is not None:
-        s.limit = args.limit
-    if args.out:
-        s.out = args.out
     if not s.models:
         raise UserError("no model: give --model (repeatable) or scaling.models")
-    if len(set(s.models)) < len(s.models):
-        raise UserError("a model is given twice")
     if not s.benchmarks:
         raise UserError("no benchmark: give --benchmark (repeatable) or scaling.benchmarks")
-    if s.limit is not None and s.limit < 1:
-        raise UserError(f"scaling.limit must be >= 1, got {s.limit}")
     out = Path(s.out)
     results = evaluate_models(cfg, s.models, s.benchmarks, out, s.limit, progress=not args.no_progress,
                               log=lambda msg: print(msg, file=sys.stderr))

@@ -41,13 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    cfg = config_from_args(args)
+    cfg = config_from_args(args, "serve")
     if args.max_body_bytes < 1:
         from physr3.errors import UserError
 
         raise UserError(f"--max-body-bytes must be >= 1, got {args.max_body_bytes}")
-    if args.model:
-        cfg.model.name_or_path = args.model
     if args.responder == "model":
         from physr3.models.engine import build_engine
 

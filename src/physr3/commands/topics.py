@@ -42,8 +42,6 @@ def main(args: argparse.Namespace) -> int:
     cfg = config_from_args(args)
     if not args.inputs:
         raise UserError("no input: give JSONL files or benchmark names")
-    if cfg.topics.k < 1:
-        raise UserError(f"topics.k must be >= 1, got {cfg.topics.k}")
     loaded = [load_items(spec) for spec in args.inputs]  # every input checked before the embedder loads
     names = [name for name, _ in loaded]
     if len(set(names)) < len(names):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from physr3.commands._common import add_config_arguments, config_from_args, resume_config
+from physr3.commands._common import add_config_arguments, config_from_args
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,15 +25,9 @@ def main(args: argparse.Namespace) -> int:
 
     from physr3.train.refine_trainer import run_refine
 
-    cfg = resume_config(args.resume, args.overrides) if args.resume else config_from_args(args)
+    cfg = config_from_args(args, "train")
     if args.resume:  # the folder given is the run, wherever it has been moved
         cfg.run.output_dir, cfg.run.name = str(Path(args.resume).parent), Path(args.resume).name
-    if args.data:
-        cfg.train.data = args.data
-    if args.sft_adapter:
-        cfg.train.sft_adapter = args.sft_adapter
-    if args.from_base:
-        cfg.train.from_base = True
     run_dir = run_refine(cfg, progress=not args.no_progress, resume=bool(args.resume))
     print(f"train: policy adapter saved to {run_dir / 'adapter'}; metrics in {run_dir / 'metrics.jsonl'}")
     return 0

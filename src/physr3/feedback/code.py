@@ -1,4 +1,4 @@
-"""Calculation-error (CE) feedback: Python code that recomputes the erroneous step, run in the sandbox.
+"""Calculation-error (CE) feedback: Python code that recomputes the erroneous step, and its output.
 
 The paper (section 3.3, Appendix C) has an LLM write and execute Python that "correctly performs the
 computation at the identified error step" and folds the output into feedback that clarifies the correct
@@ -12,9 +12,11 @@ calculation and the original slip. Here the code comes from, in order of prefere
 3. `text`: the solution's own substitution text, read by the safe parser in `physr3.feedback.expr`
    (never `eval`), with units replaced by their SI factors and earlier steps' values as variables.
 
-The code always runs in `physr3.feedback.sandbox` (its own process, limits, no network). The correct value
-quoted in the feedback is the sandbox's output; for routes 2 and 3 the same value is also computed in the
-host (exactly for ground truth, with pint for text) and a disagreement is recorded in `details`.
+Model-written code (route 1) runs in `physr3.feedback.sandbox` (its own process, limits, no network); the
+programs of routes 2 and 3 are physr3's own, checked to be plain arithmetic and run in-process
+(`physr3.feedback.own_code`). The correct value quoted in the feedback is the program's output; for routes 2
+and 3 the same value is also computed in the host (exactly for ground truth, with pint for text) and a
+disagreement is recorded in `details`.
 Deviation from the paper: without a model we do not need one, and route 3 recomputes what the student
 wrote — right for arithmetic slips, not for a wrongly substituted number (the explanation covers that).
 """

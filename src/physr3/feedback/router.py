@@ -3,7 +3,7 @@
     error_step == 0           -> "There is no error in your solution."      (channel "none")
     MC  problem miscomprehension -> re-read the problem (physr3.feedback.statement)   ("statement")
     CM  conceptual misapplication -> retrieved formulas (physr3.feedback.retrieval)  ("retrieval")
-    CE  calculation error        -> code run in the sandbox (physr3.feedback.code)    ("code")
+    CE  calculation error        -> executed code (physr3.feedback.code)              ("code")
 
 As Appendix C, Listing 3. Additions: a verdict that is not usable (`status != "ok"`) gets channel
 "unchecked" and a request to rewrite in the checked format, never "no error"; a verdict with a step but
@@ -24,6 +24,7 @@ from typing import Any
 
 from physr3.config import FeedbackConfig
 from physr3.feedback import code as code_channel
+from physr3.feedback.own_code import run_own_code
 from physr3.feedback.retrieval import FormulaRetriever, build_query, correct_concepts, retrieval_feedback
 from physr3.feedback.statement import statement_feedback
 from physr3.problems import Problem
@@ -57,11 +58,15 @@ class FeedbackRouter:
     """Callable `(problem, solution, verdict) -> Feedback`; collaborators can be injected for tests."""
 
     def __init__(self, cfg: FeedbackConfig | None = None, *, retriever: FormulaRetriever | None = None,
-                 runner: code_channel.Runner | None = None, chat: code_channel.Chat | None = None):
+                 runner: code_channel.Runner | None = None, chat: code_channel.Chat | None = None,
+                 own_runner: code_channel.Runner | None = None):
         self.cfg = cfg or FeedbackConfig()
         self.retriever = retriever or FormulaRetriever(self.cfg.store_dir, self.cfg.corpus_dir, self.cfg.embedder,
                                                        self.cfg.top_k, self.cfg.query_step_weight)
         self._runner, self._chat = runner, chat
+        # `runner` (the sandbox) runs code a model wrote; `own_runner` the programs physr3 writes itself
+        # (ground truth, text routes), checked to be plain arithmetic and run in-process (feedback/own_code.py).
+        self.own_runner = own_runner or run_own_code
 
     # -- collaborators, created on first use -----------------------------------------------------------
     @property
@@ -124,7 +129,8 @@ class FeedbackRouter:
             if plan is None:
                 errors.append(f"{name}: not applicable")
                 continue
-            result = code_channel.run_plan(plan, self.runner, self.cfg.sandbox_timeout_s)
+            runner = self.runner if plan.source == "model" else self.own_runner
+            result = code_channel.run_plan(plan, runner, self.cfg.sandbox_timeout_s)
             if result.ok:
                 break
             errors.append(f"{name}: run failed ({result.details})")

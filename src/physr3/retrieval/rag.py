@@ -1,4 +1,4 @@
-"""The RAG baseline's retriever (issue 7, item 2): top-3 chunks of the formula corpus by cosine similarity.
+"""The RAG baseline's retriever (paper section 4.3): top-3 chunks of the formula corpus by cosine similarity.
 
 As the paper's RAG condition: the physics formula corpus (ours: `physr3.feedback.knowledge`, one entry per
 line) is split into 500-character chunks with 50 characters of overlap, embedded with all-MiniLM-L6-v2 (or

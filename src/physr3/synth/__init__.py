@@ -1,4 +1,4 @@
-"""Procedural physics problems whose every solution step is known exactly (issue 3).
+"""Procedural physics problems whose every solution step is known exactly (no external model needed).
 
 Families are declared as data (`physr3.synth.families`, one module per domain) and turned into problems
 with a seven-tag solution and a step-level ground-truth record (`physr3.synth.groundtruth`). Modules:

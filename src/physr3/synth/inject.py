@@ -4,7 +4,7 @@ From a generated problem (its step-level ground truth) `inject_error` writes the
 one specific mistake would write: the mistake enters at one step and every later step follows from it
 (`Family.solve_steps` with replaced givens, equations or values), so the erroneous text is as internally
 consistent as a real wrong solution. The label is the first step whose text differs from the ground
-truth, and the error type follows the section it is in (DESIGN.md: MC <-> given/find, CM <-> equations,
+truth, and the error type follows the section it is in (docs/FORMAT.md: MC <-> given/find, CM <-> equations,
 CE <-> calculations). Operators:
 
 MC (misread the problem; first difference in <given> or <find>)

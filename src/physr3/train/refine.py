@@ -59,7 +59,6 @@ from typing import Any
 import torch
 
 from physr3.config import Config
-from physr3.errors import UserError
 from physr3.models.types import Conversation, Engine, SamplingParams
 from physr3.problems import Problem
 from physr3.prompts import build_revision_conversation, build_solve_conversation, encode_prompt
@@ -80,17 +79,11 @@ UNREADABLE_FEEDBACK = (
 
 
 def check_train_config(cfg: Config) -> None:
-    """Refuse, in one line, training settings under which the loss would not score what was sampled."""
-    t = cfg.train
-    if t.top_p != 1.0:
-        raise UserError(f"train.top_p={t.top_p:g}: training samples with top_p 1.0 only; the loss scores the whole "
-                        f"temperature-scaled distribution, so a nucleus-sampled attempt would be scored under a "
-                        f"distribution that is not the sampled one")
-    if t.temperature < 0:
-        raise UserError(f"train.temperature={t.temperature:g}: expected >= 0 (0 = greedy)")
-    for key in ("max_prompt_tokens", "max_revision_prompt_tokens", "max_attempt_tokens"):
-        if getattr(t, key) < 1:
-            raise UserError(f"train.{key}={getattr(t, key)}: expected an integer >= 1")
+    """Refuse, in one line, training settings under which the loss would not score what was sampled.
+
+    The rules are `TrainConfig`'s (config.py); checked again here because a caller may have changed
+    `cfg.train` after it was built."""
+    cfg.train.validate()
 
 
 @dataclass

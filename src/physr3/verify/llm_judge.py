@@ -72,7 +72,6 @@ LLM Generated Solution: {error_solution}
 """
 
 _PLACEHOLDER = re.compile(r"\{(question|cot_solution|error_solution)\}")
-STEP_POLICIES = ("clamp", "reject", "keep_counted")
 
 
 def build_prompt(question: str, cot_solution: str, error_solution: str) -> str:
@@ -110,11 +109,7 @@ class LLMJudge:
                  max_tokens: int | None = 1024):
         self.client = client
         self.cfg = cfg or VerifierConfig(kind="llm")
-        if self.cfg.on_step_out_of_range not in STEP_POLICIES:
-            from physr3.errors import UserError
-
-            raise UserError(f"verifier.on_step_out_of_range={self.cfg.on_step_out_of_range!r}: "
-                            f"expected one of {', '.join(STEP_POLICIES)}")
+        self.cfg.validate()  # on_step_out_of_range is one of its choices (VerifierConfig), also after changes
         self.temperature, self.max_tokens = temperature, max_tokens
         self.stats = JudgeStats()
 

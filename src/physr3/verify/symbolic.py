@@ -231,12 +231,9 @@ class SymbolicVerifier:
 
     @classmethod
     def from_config(cls, cfg: Any = None, **kwargs: Any) -> SymbolicVerifier:
-        """Build from a full Config; tolerances come from `cfg.verifier.symbolic_<name>` when present."""
-        v = getattr(cfg, "verifier", None)
-        tol = Tolerances(**{f: getattr(v, f"symbolic_{f}") for f in Tolerances.__dataclass_fields__
-                            if v is not None and hasattr(v, f"symbolic_{f}")})
-        return cls(kwargs.get("tolerances", tol),
-                   kwargs.get("unchecked", getattr(v, "symbolic_unchecked", "pass") if v is not None else "pass"))
+        """Build from a full Config (`verifier.symbolic_unchecked`); tolerances are `Tolerances`' unless given."""
+        unchecked = cfg.verifier.symbolic_unchecked if cfg is not None else "pass"
+        return cls(kwargs.get("tolerances"), kwargs.get("unchecked", unchecked))
 
     def report(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.counters.items())
