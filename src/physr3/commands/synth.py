@@ -32,6 +32,7 @@ from typing import Any
 from physr3.commands._common import add_config_arguments, config_from_args
 from physr3.errors import UserError
 from physr3.problems import write_jsonl
+from physr3.quantity.units import DimensionError
 from physr3.synth.check import SelfCheckError, check_problem
 from physr3.synth.family import GenerationError
 from physr3.synth.generate import SPLITS, generate_problems
@@ -46,7 +47,6 @@ from physr3.synth.inject import (
     problem_row,
 )
 from physr3.synth.registry import select_families
-from physr3.synth.units import DimensionError
 
 DEFAULT_CHECK_SEEDS = 20
 PROGRESS_EVERY = 1000

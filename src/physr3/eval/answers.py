@@ -20,7 +20,7 @@ answer-like in it ("I am not sure."). A span found by a tag or pattern that cann
 - `integer`, `numeric`: correct iff |gold − pred| ≤ `abs_tol` (0.01, JEEBench). Deviation: we add
   1e-9 so that 100.01 vs 100.00 is not lost to binary floating point; units in the prediction are
   ignored, as the question fixes them.
-- `numeric_unit`: both sides read by `physr3.eval.quantities` and converted with pint; dimensions must
+- `numeric_unit`: both sides read by `physr3.quantity.answer` and converted with pint; dimensions must
   match (`dimension_mismatch` otherwise); correct iff |pred − gold| ≤ rel_tol·|gold| (1% default).
   A bare number against a gold with a unit is `missing_unit` (or compared in the gold's unit with
   `allow_missing_unit=True`); a gold without a unit compares magnitudes.
@@ -37,8 +37,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from physr3.eval.quantities import find_boxed, latex_to_plain, parse_number, parse_quantity
 from physr3.problems import ANSWER_TYPES, Problem
+from physr3.quantity.answer import parse_number, parse_quantity
+from physr3.quantity.text import find_boxed, latex_to_plain
 
 # Reason codes (stable strings: reports group by them).
 MATCH = "match"

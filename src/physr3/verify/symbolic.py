@@ -190,9 +190,9 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from physr3 import quantity as mp
 from physr3.problems import Problem
 from physr3.solution import ANCHORED_STEP_PATTERN, TAGS, parse_solution
-from physr3.verify import mathparse as mp
 from physr3.verify.base import Verdict
 from physr3.verify.symbolic_checks import Finding, Tolerances, _Checker, _with_unit, split_clauses
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy

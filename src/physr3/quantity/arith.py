@@ -1,19 +1,22 @@
-"""Read the arithmetic of a solution step ("a = (10 N) / (2.0 kg)") safely, with its units.
+"""The code channel's strict reader: step arithmetic ("a = (10 N) / (2.0 kg)") with pint units and Python output.
 
 The code channel recomputes a step from its written text when there is no ground truth. Model-written
-text must never reach `eval` or `sympy.parse_expr` (both execute Python), so this module has its own
+text must never reach `eval` or `sympy.parse_expr` (both execute Python), so this reader has its own
 small tokenizer and recursive-descent parser: numbers, + - * / ^ (also ** × · ÷ −, ², ³), parentheses,
-whitelisted functions (sqrt, sin, cos, tan, asin, acos, atan, exp, ln, log, log10, abs), pi, the
-step's known variables, and a whitelist of unit symbols. Anything else is refused with `ExprError`.
+the functions of `physr3.quantity.expr.FUNCTIONS`, pi, the step's known variables, and the unit words of
+`physr3.quantity.units.unit_word`. Anything else is refused with `ExprError`. It is the strict sibling of
+the verifier's lenient reader (`physr3.quantity.expr`): the same normaliser (`physr3.quantity.text.normalize`),
+the same unit table and the same function table (so `log` is the natural logarithm in both, as in sympy,
+which writes the ground truth's equations; base 10 is `log10`), but no guessing: no new symbols, no
+splitting of `mgh` into m*g*h, and a function needs parentheses.
 
 Reading rules (where written maths is ambiguous):
 - Units bind to the number before them: "10 N / 2.0 kg" reads (10 N)/(2.0 kg), and a unit group may
   contain / * ^ between unit symbols ("9.8 m/s^2"). "3 × 10^8 m/s" is scientific notation.
-- A name right after a number is a unit when it is a unit symbol; elsewhere a known variable wins, so in
-  "m*g" with `m` defined in an earlier step, `m` is the mass, not the metre.
-- Juxtaposition multiplies ("2 a", "(m1 - m2) g"); a function name needs parentheses.
-- `log` is the natural logarithm, as in the verifier's reader (verify/mathparse) and in sympy, which writes the
-  ground truth's equations; base 10 is `log10`. One meaning per function name across both readers.
+- A name right after a number is a unit when it is a unit word; elsewhere a known variable wins, so in
+  "m*g" with `m` defined in an earlier step, `m` is the mass, not the metre; single letters that are
+  common variable names (g, h, T, C, ...) are units only right after a number.
+- Juxtaposition multiplies ("2 a", "(m1 - m2) g").
 
 `Expr` nodes render as Python source (`to_python`, for the sandboxed code: units become their SI factors,
 so the result is in SI base units) and evaluate with pint quantities (`evaluate`, host-side, to learn
@@ -26,34 +29,21 @@ import math
 import re
 from dataclasses import dataclass
 
-from physr3.synth.units import ureg
+from physr3.quantity.expr import FUNCTIONS
+from physr3.quantity.text import normalize
+from physr3.quantity.units import unit_word, ureg
 
 
 class ExprError(ValueError):
     """Text that is not a recomputable arithmetic expression."""
 
 
-FUNCTIONS = {"sqrt": "math.sqrt", "sin": "math.sin", "cos": "math.cos", "tan": "math.tan",
-             "asin": "math.asin", "acos": "math.acos", "atan": "math.atan", "arcsin": "math.asin",
-             "arccos": "math.acos", "arctan": "math.atan", "exp": "math.exp", "ln": "math.log",
-             "log": "math.log", "log10": "math.log10", "abs": "abs"}
 CONSTANTS = {"pi": "math.pi", "π": "math.pi"}
-# Unit symbols read as units (pint spelling on the right). Deliberately short: single letters that are
-# common variable names (a = annum, t = tonne, h = hour, g = gram) are units only right after a number.
-UNITS = {u: u for u in (
-    "m cm mm km nm um μm pm fm s ms us μs ns ps min day yr kg g mg N kN mN J kJ MJ mJ uJ μJ nJ eV keV MeV GeV "
-    "W kW MW mW uW μW Pa kPa MPa atm bar "
-    "C mC uC μC nC pC V kV mV A mA uA μA F uF μF nF pF T mT uT μT Wb H mH Hz kHz MHz GHz K mol L mL rad "
-    "sr deg cal kcal h lb ft in mi Wh kWh").split()}
-UNITS.update({"Ω": "ohm", "ohm": "ohm", "kΩ": "kiloohm", "MΩ": "megaohm", "°": "deg", "µm": "um", "µC": "uC",
-              "µF": "uF", "µs": "us", "µA": "uA", "µT": "uT", "hr": "hour", "sec": "s"})
-_AMBIGUOUS_UNITS = {"g", "h", "in", "T", "C", "F", "H", "A", "L", "K", "N", "V", "W"}  # only after a number
+# Single letters (and `in`) that are common variable names: units only right after a number.
+_AMBIGUOUS_UNITS = {"g", "h", "in", "T", "C", "F", "H", "A", "L", "K", "N", "V", "W", "d", "u", "y"}
 
 _NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _TOKEN_RE = re.compile(rf"\s*(?:(?P<num>{_NUMBER})|(?P<name>[^\W\d]\w*|°)|(?P<op>\*\*|[-+*/^()]))")
-_SCI_RE = re.compile(r"(\d)\s*[×x*]\s*10\s*\^\s*\(?\s*([-+]?\d+)\s*\)?")
-_REPLACE = {"−": "-", "–": "-", "×": "*", "·": "*", "⋅": "*", "÷": "/", "²": "^2", "³": "^3",
-            "⁻¹": "^-1", "√": "sqrt", "[": "(", "]": ")"}
 
 
 @dataclass(frozen=True)
@@ -66,11 +56,10 @@ class Expr:
 
 
 def normalise(text: str) -> str:
-    for a, b in _REPLACE.items():
-        text = text.replace(a, b)
+    """`physr3.quantity.text.normalize`, refusing temperatures with an offset."""
     if re.search(r"°\s*[CF]\b", text):
         raise ExprError("temperatures in °C/°F have an offset; convert to K")
-    return _SCI_RE.sub(r"\1e\2", text)
+    return normalize(text)
 
 
 def tokenize(text: str) -> list[tuple[str, str]]:
@@ -167,7 +156,7 @@ class _Parser:
                 return Expr("const", (value,))
             if value in self.vars:
                 return Expr("var", (value,))
-            if value in UNITS and value not in _AMBIGUOUS_UNITS:
+            if unit_word(value) is not None and value not in _AMBIGUOUS_UNITS:
                 return Expr("unit", (value,))
             raise ExprError(f"unknown name {value!r}")
         if value == "(":
@@ -177,17 +166,21 @@ class _Parser:
         raise ExprError(f"unexpected {value!r}")
 
     def unit_power(self) -> Expr:
+        """A unit word with an optional small power: `s^2`, `s^-2`, `s^(-2)` (the normaliser writes `s²` so)."""
         node = Expr("unit", (self.take()[1],))
         if (tok := self.peek()) and tok[1] == "**":
-            sign = -1.0 if (nxt := self.peek(1)) and nxt[1] == "-" else 1.0
-            k = 2 if sign < 0 else 1
-            if (exp := self.peek(k)) and exp[0] == "num":
-                self.i += k + 1
+            paren = bool((nxt := self.peek(1)) and nxt[1] == "(")
+            k, sign = 1 + paren, 1.0
+            if (nxt := self.peek(k)) and nxt[1] in ("-", "+"):
+                sign, k = (-1.0 if nxt[1] == "-" else 1.0), k + 1
+            exp = self.peek(k)
+            if exp and exp[0] == "num" and (not paren or ((close := self.peek(k + 1)) and close[1] == ")")):
+                self.i += k + 1 + paren
                 node = Expr("pow", (node, Expr("num", (sign * float(exp[1]),))))
         return node
 
     def is_unit(self, tok: tuple[str, str] | None) -> bool:
-        return tok is not None and tok[0] == "name" and tok[1] in UNITS
+        return tok is not None and tok[0] == "name" and unit_word(tok[1]) is not None
 
     def unit_group(self) -> Expr | None:
         """Unit symbols right after a number, joined by * / or juxtaposition ("m/s^2", "kg m^2")."""
@@ -222,12 +215,15 @@ def names(node: Expr, kind: str) -> set[str]:
 
 def unit_identifier(symbol: str) -> str:
     """A Python name for a unit symbol in generated code ("Ω" -> "u_ohm", "°" -> "u_deg")."""
-    return "u_" + UNITS[symbol].replace("μ", "u")
+    return "u_" + re.sub(r"\W", "_", unit_word(symbol).pint)
 
 
-_MATH = {"sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin, "acos": math.acos,
-         "atan": math.atan, "arcsin": math.asin, "arccos": math.acos, "arctan": math.atan, "exp": math.exp,
-         "ln": math.log, "log": math.log, "log10": math.log10}
+def python_function(name: str) -> str:
+    """The Python spelling of a function of `FUNCTIONS` in generated code (`log` -> `math.log`)."""
+    fn = FUNCTIONS[name]
+    return "abs" if fn is abs else f"math.{fn.__name__}"
+
+
 _PREC = {"add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
 
 
@@ -244,7 +240,7 @@ def to_python(node: Expr, var_names: dict[str, str] | None = None, parent: int =
     if op == "const":
         return CONSTANTS[node.args[0]]
     if op == "call":
-        return f"{FUNCTIONS[node.args[0]]}({to_python(node.args[1], var_names)})"
+        return f"{python_function(node.args[0])}({to_python(node.args[1], var_names)})"
     prec = _PREC[op]
     if op == "neg":
         text = "-" + to_python(node.args[0], var_names, prec)
@@ -259,7 +255,7 @@ def to_python(node: Expr, var_names: dict[str, str] | None = None, parent: int =
 
 def unit_quantity(symbol: str):
     """1 `symbol` as a pint quantity."""
-    return ureg().Quantity(1.0, UNITS[symbol])
+    return ureg().Quantity(1.0, unit_word(symbol).pint.replace("^", "**"))
 
 
 def evaluate(node: Expr, env: dict):
@@ -283,7 +279,7 @@ def evaluate(node: Expr, env: dict):
             return x ** 0.5
         if a[0] == "abs":
             return abs(x)
-        fn = _MATH[a[0]]
+        fn = FUNCTIONS[a[0]]
         if not x.dimensionless:
             raise ExprError(f"{a[0]}() of a quantity with units ({x.units})")
         return q(fn(x.to("radian").magnitude if a[0] in ("sin", "cos", "tan") else x.to("").magnitude), "")

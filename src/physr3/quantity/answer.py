@@ -1,0 +1,181 @@
+"""Read a final answer's value and unit out of model-written text (LaTeX, Unicode or plain), and judge it.
+
+Intent: turn what a model writes after "the answer is" into something comparable, without ever
+calling `eval` on model output, and give one verdict for it wherever physr3 judges a final answer (the
+answer scorer `physr3.eval.answers` and the symbolic verifier's final-answer check). The steps, each a
+small function with its own tests:
+
+1. `physr3.quantity.text.latex_to_plain`: LaTeX, Unicode and Markdown to plain text.
+2. `split_value_unit`: keep what follows the last `=`/`≈`, read the leading arithmetic (digits,
+   `e`-notation, `* 10^(k)`, `/`, `sqrt`, `pi`) with a whitelisting AST evaluator, and return the rest
+   as the unit text.
+3. `physr3.quantity.units.parse_unit`: the leading unit expression of that text, by pint.
+
+`parse_number` (unitless answers) and `parse_quantity` (value with unit) build on these; `judge` compares
+an answer with a gold answer (dimensions, then a relative tolerance) and names the reason;
+`value_in_unit` reads a value a solution step states in a given unit (the code channel).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from physr3.quantity.text import latex_to_plain
+from physr3.quantity.units import parse_unit, si_factor, unit_quantity, ureg
+
+# ---- numbers -------------------------------------------------------------------------------------
+
+_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
+           ast.Pow: operator.pow}
+_FUNCS = {"sqrt": math.sqrt}
+_NAMES = {"pi": math.pi, "π": math.pi}
+
+
+def _eval_node(node: ast.AST) -> float:
+    if isinstance(node, ast.Expression):
+        return _eval_node(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+        return float(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
+        value = _eval_node(node.operand)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+        left, right = _eval_node(node.left), _eval_node(node.right)
+        if isinstance(node.op, ast.Pow) and (abs(right) > 400 or abs(left) > 1e6):
+            raise ValueError("exponent out of range")
+        return float(_BINOPS[type(node.op)](left, right))
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS \
+            and len(node.args) == 1 and not node.keywords:
+        return float(_FUNCS[node.func.id](_eval_node(node.args[0])))
+    if isinstance(node, ast.Name) and node.id in _NAMES:
+        return _NAMES[node.id]
+    raise ValueError(f"not plain arithmetic: {ast.dump(node)[:40]}")
+
+
+def eval_arithmetic(expr: str) -> float | None:
+    """Value of a plain arithmetic expression (`2.5*10^(-3)`, `(3)/(4)`, `2 sqrt(3)`), else None.
+
+    Parsed with `ast` and evaluated over a whitelist (numbers, + - * / ^, sqrt, pi): model output is
+    never passed to `eval`.
+    """
+    expr = expr.strip().replace("^", "**").replace("π", "pi")
+    expr = re.sub(r"(\d)\s*,\s*(\d{3})(?!\d)", r"\1\2", expr)  # 1,000 -> 1000
+    expr = re.sub(r"(?<=[\d)])\s*(?=(?:sqrt|pi)\b|\()", "*", expr)  # implicit products: 2sqrt(3), 2(3)
+    expr = re.sub(r"\)\s*(?=[\d(])", ")*", expr)
+    if not expr or len(expr) > 200:
+        return None
+    try:
+        value = _eval_node(ast.parse(expr, mode="eval"))
+    except (SyntaxError, ValueError, TypeError, ZeroDivisionError, OverflowError, RecursionError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+# The leading arithmetic of a value: digits and operators, e-notation, sqrt/pi; stops at the first unit letter.
+_VALUE_PREFIX = re.compile(r"(?:\d[\d,]*\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|[\s+\-*/^().]|sqrt|pi\b|π)+")
+_RELATION = re.compile(r"=|≈|≅")
+
+
+def split_value_unit(plain: str) -> tuple[float, str] | None:
+    """Split plain text into (value, unit text) at the first number after the last `=`/`≈`; None if no number."""
+    parts = [p for p in _RELATION.split(plain) if re.search(r"\d", p)]
+    if not parts:
+        return None
+    segment = parts[-1]
+    start = re.search(r"(?:[-+]\s*)?(?:\(\s*)*[-+]?\s*(?:\d|\.\d|sqrt\s*\(|pi\b|π)", segment)
+    if start is None:
+        return None
+    m = _VALUE_PREFIX.match(segment, start.start())
+    if m is None:
+        return None
+    expr = m.group(0)
+    # Give back a trailing "/", "*" or "(" that starts the unit ("5 /s", "3 (m/s)").
+    while True:
+        trimmed = expr.rstrip()
+        if trimmed and trimmed[-1] in "*/(^-+":
+            expr = trimmed[:-1]
+            continue
+        break
+    value = eval_arithmetic(expr)
+    while value is None:  # an unbalanced ")" or a dangling token: shorten from the right
+        expr = expr[:-1].rstrip()
+        if not re.search(r"\d", expr):
+            return None
+        value = eval_arithmetic(expr)
+    rest = segment[start.start() + len(expr):]
+    return value, rest.strip().lstrip(")").strip()
+
+
+def parse_number(text: str) -> float | None:
+    """The numeric value in an answer (units ignored): "2.00", "τ = 2 s", "$6.4 \\times 10^{-34}$", "3/4"."""
+    plain = latex_to_plain(text)
+    split = split_value_unit(plain)
+    return None if split is None else split[0]
+
+
+@dataclass(frozen=True)
+class ParsedQuantity:
+    """A value with its unit (None when the answer gave a bare number) and a canonical text form."""
+
+    value: float
+    unit: Any | None  # pint.Unit
+    text: str
+
+    def quantity(self) -> Any:
+        """The pint Quantity (dimensionless when there is no unit)."""
+        reg = ureg()
+        return reg.Quantity(self.value, self.unit if self.unit is not None else reg.dimensionless)
+
+
+def parse_quantity(text: str) -> ParsedQuantity | None:
+    """Value and unit from answer text: "5.0 m/s²", "\\mathrm{m\\,s^{-1}}", "3.2e-19 J", "2 \\times 10^{3} kJ"."""
+    plain = latex_to_plain(text)
+    split = split_value_unit(plain)
+    if split is None:
+        return None
+    value, rest = split
+    unit = parse_unit(rest) if rest else None
+    canon = f"{value:.10g}" if unit is None else f"{value:.10g} {unit:~C}"
+    return ParsedQuantity(value, unit, canon)
+
+
+_NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def value_in_unit(text: str, unit: str) -> float | None:
+    """The value a step states ("0.156 1/h", "8.31 J/(mol*K)") in `unit`; None if absent or incompatible.
+
+    The unit text is read by pint's own unit parser (no Python evaluation)."""
+    m = _NUMBER_RE.match(text.strip())
+    if not m:
+        return None
+    number, rest = float(m.group(0)), text.strip()[m.end():].strip()
+    if rest == unit.strip():
+        return number
+    try:
+        if unit_quantity(rest).dimensionality != unit_quantity(unit).dimensionality:
+            return None
+        return number * si_factor(rest) / si_factor(unit)
+    except Exception:  # not a unit pint reads, or trailing words
+        return None
+
+
+def leading_unit_text(text: str) -> str:
+    """'4.82 m/s^2' -> 'm/s^2' (what follows the leading number)."""
+    m = _NUMBER_RE.match(text.strip())
+    return text.strip()[m.end():].strip() if m else ""
+
+
+def output_value(text: str) -> float | None:
+    """The number a program printed: after the last '=' of its last line (or that line's first number)."""
+    tail = text.strip().splitlines()[-1] if text.strip() else ""
+    nums = _NUMBER_RE.findall(tail.split("=")[-1]) or _NUMBER_RE.findall(tail)
+    try:
+        return float(nums[0]) if nums else None
+    except ValueError:
+        return None
