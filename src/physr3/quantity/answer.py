@@ -11,9 +11,20 @@ small function with its own tests:
    as the unit text.
 3. `physr3.quantity.units.parse_unit`: the leading unit expression of that text, by pint.
 
-`parse_number` (unitless answers) and `parse_quantity` (value with unit) build on these; `judge` compares
-an answer with a gold answer (dimensions, then a relative tolerance) and names the reason;
-`value_in_unit` reads a value a solution step states in a given unit (the code channel).
+`parse_number` (unitless answers) and `parse_quantity` (value with unit) build on these. `judge` is the one
+comparison of an answer span with a gold answer, by answer type, and names the reason:
+
+- `integer`, `numeric`: correct iff |gold − pred| ≤ `abs_tol` (0.01, JEEBench). Deviation: we add 1e-9 so
+  that 100.01 vs 100.00 is not lost to binary floating point; units in the prediction are ignored, as the
+  question fixes them.
+- `numeric_unit`: both sides converted with pint; dimensions must match (`dimension_mismatch` otherwise);
+  correct iff |pred − gold| ≤ rel_tol·|gold| (1% default). A bare number against a gold with a unit is
+  `missing_unit` (or compared in the gold's unit with `allow_missing_unit=True`); a gold without a unit
+  compares magnitudes.
+
+`physr3.eval.answers` (benchmark scoring, the training's outcome term) and the symbolic verifier's final-
+answer check both call `judge`, so an answer is right or wrong for both alike. `value_in_unit` reads a
+value a solution step states in a given unit (the code channel).
 """
 
 from __future__ import annotations
@@ -111,6 +122,16 @@ def split_value_unit(plain: str) -> tuple[float, str] | None:
     return value, rest.strip().lstrip(")").strip()
 
 
+# Reason codes (stable strings: reports group by them).
+MATCH = "match"
+MISMATCH = "mismatch"
+UNPARSEABLE = "unparseable"
+DIMENSION_MISMATCH = "dimension_mismatch"
+MISSING_UNIT = "missing_unit"
+JUDGED_TYPES = ("integer", "numeric", "numeric_unit")
+_FLOAT_SLACK = 1e-9
+
+
 def parse_number(text: str) -> float | None:
     """The numeric value in an answer (units ignored): "2.00", "τ = 2 s", "$6.4 \\times 10^{-34}$", "3/4"."""
     plain = latex_to_plain(text)
@@ -142,6 +163,76 @@ def parse_quantity(text: str) -> ParsedQuantity | None:
     unit = parse_unit(rest) if rest else None
     canon = f"{value:.10g}" if unit is None else f"{value:.10g} {unit:~C}"
     return ParsedQuantity(value, unit, canon)
+
+
+# ---- judging -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The verdict on one answer span: `reason` (MATCH, MISMATCH, UNPARSEABLE, DIMENSION_MISMATCH,
+    MISSING_UNIT), the value as read (`extracted`) and why in words."""
+
+    reason: str
+    extracted: str
+    detail: str = ""
+
+    @property
+    def correct(self) -> bool:
+        return self.reason == MATCH
+
+
+def _judge_number(gold: str, span: str, abs_tol: float) -> Judgement:
+    want = parse_number(gold)
+    if want is None:
+        raise ValueError(f"gold {gold!r} is not a number")
+    got = parse_number(span)
+    if got is None:
+        return Judgement(UNPARSEABLE, span, "no number in the answer")
+    extracted = f"{got:.10g}"
+    if abs(got - want) <= abs_tol + _FLOAT_SLACK:
+        return Judgement(MATCH, extracted)
+    return Judgement(MISMATCH, extracted, f"|{want:.10g} - {got:.10g}| > {abs_tol:g}")
+
+
+def _judge_quantity(gold: str, span: str, rel_tol: float, allow_missing_unit: bool) -> Judgement:
+    want = parse_quantity(gold)
+    if want is None:
+        raise ValueError(f"gold {gold!r} is not a number with an optional unit")
+    got = parse_quantity(span)
+    if got is None:
+        return Judgement(UNPARSEABLE, span, "no number in the answer")
+    extracted = got.text
+    if want.unit is None:
+        value, detail = got.value, "gold has no unit: magnitudes compared"
+        if got.unit is not None and got.quantity().dimensionless:
+            value = float(got.quantity().to("dimensionless").magnitude)
+    elif got.unit is None:
+        if not allow_missing_unit:
+            return Judgement(MISSING_UNIT, extracted, f"gold is in {want.unit:~C}; the answer has no unit")
+        value, detail = got.value, f"no unit: read as {want.unit:~C}"
+    else:
+        q_want, q_got = want.quantity(), got.quantity()
+        if q_got.dimensionality != q_want.dimensionality:
+            return Judgement(DIMENSION_MISMATCH, extracted, f"{q_got.dimensionality} vs gold {q_want.dimensionality}")
+        value = float(q_got.to(q_want.units).magnitude)
+        detail = f"= {value:.6g} {want.unit:~C}" if got.unit != want.unit else ""
+    # Relative slack for binary floating point; a zero gold gets a tiny absolute tolerance instead.
+    tolerance = (rel_tol + _FLOAT_SLACK) * abs(want.value) if want.value else _FLOAT_SLACK
+    if abs(value - want.value) <= tolerance:
+        return Judgement(MATCH, extracted, detail)
+    return Judgement(MISMATCH, extracted, (detail + "; " if detail else "") + f"off by more than {rel_tol:.3g} relative")
+
+
+def judge(span: str, gold: str, answer_type: str, rel_tol: float = 0.01, *, abs_tol: float = 0.01,
+          allow_missing_unit: bool = False) -> Judgement:
+    """The verdict on an answer span against `gold` for a value type (`JUDGED_TYPES`; see the module
+    docstring). Raises ValueError for another type or a gold answer that cannot be read (a data error)."""
+    if answer_type == "numeric_unit":
+        return _judge_quantity(gold, span, rel_tol, allow_missing_unit)
+    if answer_type in ("integer", "numeric"):
+        return _judge_number(gold, span, abs_tol)
+    raise ValueError(f"answer type {answer_type!r} is not a value type ({', '.join(JUDGED_TYPES)})")
 
 
 _NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")

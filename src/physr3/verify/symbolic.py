@@ -192,6 +192,7 @@ from typing import Any
 
 from physr3 import quantity as mp
 from physr3.problems import Problem
+from physr3.quantity.answer import MATCH, UNPARSEABLE, judge
 from physr3.solution import ANCHORED_STEP_PATTERN, TAGS, parse_solution
 from physr3.verify.base import Verdict
 from physr3.verify.symbolic_checks import Finding, Tolerances, _Checker, _with_unit, split_clauses
@@ -608,13 +609,14 @@ class SymbolicVerifier:
             return "unjudged", None
         segment = re.split(r"=|≈", mp.normalize(text))[-1]
         readings = checker.readings(segment, "rhs")
-        if not readings:
-            return "missing", None
-        results = [checker.value_matches(n, checker.env[0][sym], gt.factors.get(sym, 1.0), self.tol.final_rel)
-                   for n in readings]
-        if any(r is True for r in results):
+        try:  # one verdict with the answer scorer (physr3.eval.answers): the same reader, rule and tolerance
+            found = judge(text, ans.get("text") or "", "numeric_unit" if ans.get("unit") else "numeric",
+                          self.tol.final_rel, allow_missing_unit=True)
+        except ValueError:  # no readable answer in the ground truth
+            return "unjudged", None
+        if found.reason == MATCH:
             return "correct", None
-        if all(r is None for r in results):
+        if found.reason == UNPARSEABLE:
             return "missing", None
         return "wrong", Finding(0, "fail", "CE", f"ends with the final answer {text[:40]}; expected "
                                 f"{ans.get('text')}.", numeric=True, info={"check": "final", "symbol": sym},
