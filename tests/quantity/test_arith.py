@@ -40,3 +40,26 @@ def test_python_rendering_agrees_with_host_evaluation():
 
 
 # -- building the code -----------------------------------------------------------------------------------
+
+
+def test_strict_mode_of_the_one_reader_refuses_what_the_lenient_mode_guesses():
+    from physr3 import quantity as mp
+
+    env = {"m": 2.0, "g": 9.8, "h": 1.5, "theta": 0.5}
+    for text in ("m g h", "m*g*h", "sin(theta)"):  # what both modes read
+        lenient = mp.evaluate(mp.parse_full(text, mp.Names({k: k for k in env})), env)
+        strict = ex.evaluate(ex.parse(text, set(env)), env).magnitude
+        assert strict == pytest.approx(lenient)
+    for text in ("mgh", "sin theta", "m g h + KE"):  # split names, a bare function argument, a new symbol
+        mp.parse_full(text, mp.Names({k: k for k in env}))  # the verifier reads them
+        with pytest.raises(ex.ExprError):
+            ex.parse(text, set(env))
+
+
+def test_units_the_code_channel_could_not_read_before():
+    # one unit table: the atomic mass unit and micrograms the generator writes, 1/h after a number
+    assert ex.evaluate(ex.parse("13.9 u"), {}).to("kg").magnitude == pytest.approx(13.9 * 1.66053906892e-27)
+    assert ex.evaluate(ex.parse("7.6 µg"), {}).to("kg").magnitude == pytest.approx(7.6e-9)
+    assert ex.evaluate(ex.parse("0.210 1/h"), {}).to("1/s").magnitude == pytest.approx(0.210 / 3600)
+    with pytest.raises(ex.ExprError, match="offset"):
+        ex.parse("27 °C")

@@ -118,27 +118,7 @@ def _is_number_text(text: str) -> bool:
         node = ex.parse(text)
     except ex.ExprError:
         return False
-    return _is_plain(node)
-
-
-def _is_plain(node: ex.Expr) -> bool:
-    if node.op == "num":
-        return True
-    if node.op == "neg":
-        return _is_plain(node.args[0])
-    if node.op == "mul" and node.args[0].op == "num":
-        return not ex.names(node.args[1], "var") and _only_units(node.args[1])
-    return False
-
-
-def _only_units(node: ex.Expr) -> bool:
-    if node.op == "unit":
-        return True
-    if node.op == "pow":
-        return _only_units(node.args[0]) and node.args[1].op == "num"
-    if node.op in ("mul", "div"):
-        return all(_only_units(a) for a in node.args)
-    return False
+    return ex.is_stated_value(node)
 
 
 # ------------------------------------------------------------------------------------------ text route

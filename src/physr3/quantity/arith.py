@@ -1,58 +1,35 @@
-"""The code channel's strict reader: step arithmetic ("a = (10 N) / (2.0 kg)") with pint units and Python output.
+"""The code channel's view of a step: `physr3.quantity.expr` in strict mode, with pint values and Python output.
 
 The code channel recomputes a step from its written text when there is no ground truth. Model-written
-text must never reach `eval` or `sympy.parse_expr` (both execute Python), so this reader has its own
-small tokenizer and recursive-descent parser: numbers, + - * / ^ (also ** × · ÷ −, ², ³), parentheses,
-the functions of `physr3.quantity.expr.FUNCTIONS`, pi, the step's known variables, and the unit words of
-`physr3.quantity.units.unit_word`. Anything else is refused with `ExprError`. It is the strict sibling of
-the verifier's lenient reader (`physr3.quantity.expr`): the same normaliser (`physr3.quantity.text.normalize`),
-the same unit table and the same function table (so `log` is the natural logarithm in both, as in sympy,
-which writes the ground truth's equations; base 10 is `log10`), but no guessing: no new symbols, no
-splitting of `mgh` into m*g*h, and a function needs parentheses.
+text must never reach `eval` or `sympy.parse_expr` (both execute Python), so the step is read by the one
+expression reader (`physr3.quantity.expr`) in its strict mode: the step's known variables, numbers with
+units, the functions of `FUNCTIONS` (with parentheses), pi; no new symbols and no splitting of `mgh` into
+m*g*h. Anything else is refused with `ExprError`. The verifier reads the same text with the same reader,
+so both agree on every name: `log` is the natural logarithm (as in sympy, which writes the ground truth's
+equations), base 10 is `log10`; a word is a unit exactly when `physr3.quantity.units.unit_word` says so.
 
-Reading rules (where written maths is ambiguous):
-- Units bind to the number before them: "10 N / 2.0 kg" reads (10 N)/(2.0 kg), and a unit group may
-  contain / * ^ between unit symbols ("9.8 m/s^2"). "3 × 10^8 m/s" is scientific notation.
-- A name right after a number is a unit when it is a unit word; elsewhere a known variable wins, so in
-  "m*g" with `m` defined in an earlier step, `m` is the mass, not the metre; single letters that are
-  common variable names (g, h, T, C, ...) are units only right after a number.
-- Juxtaposition multiplies ("2 a", "(m1 - m2) g").
+Reading rules (those of `physr3.quantity.expr`): units bind to the number before them ("10 N / 2.0 kg" is
+(10 N)/(2.0 kg), "9.8 m/s^2" one quantity); "3 × 10^8 m/s" is scientific notation; a name right after a
+number is a unit, elsewhere a known variable wins (in "m*g" with `m` defined earlier, `m` is the mass);
+juxtaposition multiplies. Temperatures in °C/°F are refused (offset units).
 
-`Expr` nodes render as Python source (`to_python`, for the sandboxed code: units become their SI factors,
-so the result is in SI base units) and evaluate with pint quantities (`evaluate`, host-side, to learn
-the result's unit and to check the code before it is run).
+A tree renders as Python source (`to_python`, for the sandboxed code: each unit word becomes a variable
+holding its SI factor, so the result is in SI base units) and evaluates with pint quantities (`evaluate`,
+host-side, to learn the result's unit and to check the code before it is run).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
-from physr3.quantity.expr import FUNCTIONS
+from physr3.quantity.expr import FUNCTIONS, Names, Node, ParseFail, canonical_name, parse_full, variables
 from physr3.quantity.text import normalize
-from physr3.quantity.units import unit_word, ureg
+from physr3.quantity.units import DIMLESS, Dim, UnitInfo, pint_unit, unit_word, ureg
 
 
 class ExprError(ValueError):
     """Text that is not a recomputable arithmetic expression."""
-
-
-CONSTANTS = {"pi": "math.pi", "π": "math.pi"}
-# Single letters (and `in`) that are common variable names: units only right after a number.
-_AMBIGUOUS_UNITS = {"g", "h", "in", "T", "C", "F", "H", "A", "L", "K", "N", "V", "W", "d", "u", "y"}
-
-_NUMBER = r"(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_TOKEN_RE = re.compile(rf"\s*(?:(?P<num>{_NUMBER})|(?P<name>[^\W\d]\w*|°)|(?P<op>\*\*|[-+*/^()]))")
-
-
-@dataclass(frozen=True)
-class Expr:
-    """A parsed node: ("num", value) | ("var", name) | ("unit", symbol) | ("const", name) |
-    ("neg", x) | ("add"/"sub"/"mul"/"div"/"pow", a, b) | ("call", fname, x)."""
-
-    op: str
-    args: tuple
 
 
 def normalise(text: str) -> str:
@@ -62,160 +39,68 @@ def normalise(text: str) -> str:
     return normalize(text)
 
 
-def tokenize(text: str) -> list[tuple[str, str]]:
-    text, pos, out = normalise(text), 0, []
-    while pos < len(text):
-        if text[pos:].strip() == "":
-            break
-        m = _TOKEN_RE.match(text, pos)
-        if not m:
-            raise ExprError(f"unexpected character {text[pos:].strip()[:1]!r}")
-        kind = m.lastgroup
-        out.append((kind, m.group(kind).replace("^", "**") if kind == "op" else m.group(kind)))
-        pos = m.end()
-    return out
-
-
-class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]], variables: set[str]):
-        self.toks, self.i, self.vars = tokens, 0, variables
-
-    def peek(self, k: int = 0) -> tuple[str, str] | None:
-        return self.toks[self.i + k] if self.i + k < len(self.toks) else None
-
-    def take(self) -> tuple[str, str]:
-        tok = self.peek()
-        if tok is None:
-            raise ExprError("unexpected end of expression")
-        self.i += 1
-        return tok
-
-    def expect(self, value: str) -> None:
-        tok = self.take()
-        if tok[1] != value:
-            raise ExprError(f"expected {value!r}, found {tok[1]!r}")
-
-    def parse(self) -> Expr:
-        node = self.expr()
-        if self.peek() is not None:
-            raise ExprError(f"unexpected {self.peek()[1]!r}")
-        return node
-
-    def expr(self) -> Expr:
-        node = self.term()
-        while (tok := self.peek()) and tok[1] in ("+", "-"):
-            self.take()
-            node = Expr("add" if tok[1] == "+" else "sub", (node, self.term()))
-        return node
-
-    def starts_atom(self, tok: tuple[str, str] | None) -> bool:
-        return tok is not None and (tok[0] in ("num", "name") or tok[1] == "(")
-
-    def term(self) -> Expr:
-        node = self.unary()
-        while True:
-            tok = self.peek()
-            if tok and tok[1] in ("*", "/"):
-                self.take()
-                node = Expr("mul" if tok[1] == "*" else "div", (node, self.unary()))
-            elif self.starts_atom(tok):  # juxtaposition
-                node = Expr("mul", (node, self.unary()))
-            else:
-                return node
-
-    def unary(self) -> Expr:
-        tok = self.peek()
-        if tok and tok[1] in ("-", "+"):
-            self.take()
-            inner = self.unary()
-            return Expr("neg", (inner,)) if tok[1] == "-" else inner
-        return self.power()
-
-    def power(self) -> Expr:
-        base = self.atom()
-        if (tok := self.peek()) and tok[1] == "**":
-            self.take()
-            return Expr("pow", (base, self.unary()))
-        return base
-
-    def atom(self) -> Expr:
-        kind, value = self.take()
-        if kind == "num":
-            node = Expr("num", (float(value),))
-            group = self.unit_group()
-            return Expr("mul", (node, group)) if group is not None else node
-        if kind == "name":
-            if value in FUNCTIONS:
-                if not (self.peek() and self.peek()[1] == "("):
-                    raise ExprError(f"function {value} needs parentheses")
-                self.take()
-                arg = self.expr()
-                self.expect(")")
-                return Expr("call", (value, arg))
-            if value in CONSTANTS:
-                return Expr("const", (value,))
-            if value in self.vars:
-                return Expr("var", (value,))
-            if unit_word(value) is not None and value not in _AMBIGUOUS_UNITS:
-                return Expr("unit", (value,))
-            raise ExprError(f"unknown name {value!r}")
-        if value == "(":
-            node = self.expr()
-            self.expect(")")
-            return node
-        raise ExprError(f"unexpected {value!r}")
-
-    def unit_power(self) -> Expr:
-        """A unit word with an optional small power: `s^2`, `s^-2`, `s^(-2)` (the normaliser writes `s²` so)."""
-        node = Expr("unit", (self.take()[1],))
-        if (tok := self.peek()) and tok[1] == "**":
-            paren = bool((nxt := self.peek(1)) and nxt[1] == "(")
-            k, sign = 1 + paren, 1.0
-            if (nxt := self.peek(k)) and nxt[1] in ("-", "+"):
-                sign, k = (-1.0 if nxt[1] == "-" else 1.0), k + 1
-            exp = self.peek(k)
-            if exp and exp[0] == "num" and (not paren or ((close := self.peek(k + 1)) and close[1] == ")")):
-                self.i += k + 1 + paren
-                node = Expr("pow", (node, Expr("num", (sign * float(exp[1]),))))
-        return node
-
-    def is_unit(self, tok: tuple[str, str] | None) -> bool:
-        return tok is not None and tok[0] == "name" and unit_word(tok[1]) is not None
-
-    def unit_group(self) -> Expr | None:
-        """Unit symbols right after a number, joined by * / or juxtaposition ("m/s^2", "kg m^2")."""
-        if not self.is_unit(self.peek()):
-            return None
-        node = self.unit_power()
-        while True:
-            tok, nxt = self.peek(), self.peek(1)
-            if tok and tok[1] in ("*", "/") and self.is_unit(nxt):
-                self.take()
-                node = Expr("mul" if tok[1] == "*" else "div", (node, self.unit_power()))
-            elif self.is_unit(tok) and tok[1] not in self.vars:
-                node = Expr("mul", (node, self.unit_power()))
-            else:
-                return node
-
-
-def parse(text: str, variables: set[str] | frozenset[str] = frozenset()) -> Expr:
+def parse(text: str, variables: set[str] | frozenset[str] = frozenset()) -> Node:
     """Parse one side of a step's equation; `variables` are names with known values."""
-    tokens = tokenize(text)
-    if not tokens:
-        raise ExprError("empty expression")
-    return _Parser(tokens, set(variables)).parse()
+    normalise(text)  # refuses offset temperatures
+    known = {canonical_name(v): v for v in variables}
+    try:
+        return parse_full(text, Names(known, allow_new=False), units_after_number=True, strict=True)
+    except ParseFail as exc:
+        raise ExprError(str(exc) or "not an expression") from None
 
 
-def names(node: Expr, kind: str) -> set[str]:
-    """Names of the given node kind ("var" or "unit") used in `node`."""
-    if node.op == kind:
-        return {node.args[0]}
-    return set().union(*(names(a, kind) for a in node.args if isinstance(a, Expr))) if node.args else set()
+# ---------------------------------------------------------------------------------------------- units
+# A quantity node is ("qty", value, factor, dim, text); its text is the number as written followed by the
+# unit group as the parser assembled it from unit words and / * ^ ( ) and spaces ("9.8 m/s^2", "20 J/(kg K)",
+# "0.0310 1/h", "35degree"), or a lone unit word ("kg").
+_LEADING_NUMBER = re.compile(r"^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+_GROUP_TOKEN = re.compile(r"[^\W\d][\w']*|[°%]|\d+(?:\.\d+)?|[-+*/^() ]")
 
 
-def unit_identifier(symbol: str) -> str:
-    """A Python name for a unit symbol in generated code ("Ω" -> "u_ohm", "°" -> "u_deg")."""
-    return "u_" + re.sub(r"\W", "_", unit_word(symbol).pint)
+def _unit_group(node: Node) -> str:
+    text = node[4]
+    m = _LEADING_NUMBER.match(text)
+    return (text[m.end():] if m else text).strip()
+
+
+def is_stated_value(node: Node) -> bool:
+    """A number, or a number with its units, and nothing else ("4.82 m/s^2", "-3 N", "0.5")."""
+    if node[0] == "num":
+        return True
+    if node[0] == "neg":
+        return is_stated_value(node[1])
+    return node[0] == "qty" and bool(_LEADING_NUMBER.match(node[4]))
+
+
+def _unit_info(word: str) -> UnitInfo:
+    info = unit_word(word) or pint_unit(word)
+    if info is None:
+        raise ExprError(f"unknown unit {word!r}")
+    return info
+
+
+def names(node: Node, kind: str) -> set[str]:
+    """The variables (`kind="var"`) or unit words (`kind="unit"`) used in `node`."""
+    if kind == "var":
+        return variables(node)
+    if node[0] == "qty":
+        return {t for t in _GROUP_TOKEN.findall(_unit_group(node)) if re.fullmatch(r"[^\W\d][\w']*|[°%]", t)}
+    return set().union(*(names(a, kind) for a in node[1:] if isinstance(a, tuple) and a and isinstance(a[0], str)))
+
+
+def unit_identifier(word: str) -> str:
+    """A Python name for a unit word in generated code ("Ω" -> "u_ohm", "°" -> "u_degree", "μF" -> "u_uF")."""
+    return "u_" + re.sub(r"\W", "_", _unit_info(word).pint)
+
+
+def unit_quantity(word: str):
+    """1 `word` as a pint quantity."""
+    info = _unit_info(word)
+    return ureg().Quantity(1.0, info.pint.replace("^", "**") or "dimensionless")
+
+
+# ---------------------------------------------------------------------------------------------- Python
+_PREC = {"add": 1, "sub": 1, "mul": 2, "div": 2, "qty": 2, "neg": 3, "pow": 4}
 
 
 def python_function(name: str) -> str:
@@ -224,66 +109,95 @@ def python_function(name: str) -> str:
     return "abs" if fn is abs else f"math.{fn.__name__}"
 
 
-_PREC = {"add": 1, "sub": 1, "mul": 2, "div": 2, "neg": 3, "pow": 4}
+def _number(value: float) -> str:
+    return repr(value).removesuffix(".0") if float(value).is_integer() else repr(value)
 
 
-def to_python(node: Expr, var_names: dict[str, str] | None = None, parent: int = 0) -> str:
-    """Python source for `node`; variables are renamed by `var_names`, units use `unit_identifier`."""
+def _group_python(group: str) -> str:
+    out = []
+    for tok in _GROUP_TOKEN.findall(group):
+        if re.fullmatch(r"[^\W\d][\w']*|[°%]", tok):
+            out.append(unit_identifier(tok))
+        elif tok == "^":
+            out.append(" ** ")
+        elif tok == " ":
+            out.append(" * ")
+        elif tok in "*/":
+            out.append(f" {tok} ")
+        else:
+            out.append(tok)
+    return re.sub(r"\s+", " ", "".join(out)).strip()
+
+
+def to_python(node: Node, var_names: dict[str, str] | None = None, parent: int = 0) -> str:
+    """Python source for `node`; variables are renamed by `var_names`, unit words use `unit_identifier`."""
     var_names = var_names or {}
-    op = node.op
+    op = node[0]
     if op == "num":
-        return repr(node.args[0]).removesuffix(".0") if float(node.args[0]).is_integer() else repr(node.args[0])
+        return _number(node[1])
     if op == "var":
-        return var_names.get(node.args[0], node.args[0])
-    if op == "unit":
-        return unit_identifier(node.args[0])
+        return var_names.get(node[1], node[1])
     if op == "const":
-        return CONSTANTS[node.args[0]]
+        return "math.pi" if node[1] == "pi" else "math.e"
     if op == "call":
-        return f"{python_function(node.args[0])}({to_python(node.args[1], var_names)})"
+        return f"{python_function(node[1])}({to_python(node[2], var_names)})"
     prec = _PREC[op]
-    if op == "neg":
-        text = "-" + to_python(node.args[0], var_names, prec)
+    if op == "qty":
+        group = _group_python(_unit_group(node))
+        text = group if node[1] == 1.0 and not _LEADING_NUMBER.match(node[4]) else f"{_number(node[1])} * {group}"
+    elif op == "neg":
+        text = "-" + to_python(node[1], var_names, prec)
     elif op == "pow":
-        text = f"{to_python(node.args[0], var_names, prec + 1)} ** {to_python(node.args[1], var_names, prec)}"
+        text = f"{to_python(node[1], var_names, prec + 1)} ** {to_python(node[2], var_names, prec)}"
     else:
         sym = {"add": " + ", "sub": " - ", "mul": " * ", "div": " / "}[op]
-        right = to_python(node.args[1], var_names, prec + (op in ("sub", "div")))
-        text = to_python(node.args[0], var_names, prec) + sym + right
+        right = to_python(node[2], var_names, prec + (op in ("sub", "div")))
+        text = to_python(node[1], var_names, prec) + sym + right
     return f"({text})" if prec < parent else text
 
 
-def unit_quantity(symbol: str):
-    """1 `symbol` as a pint quantity."""
-    return ureg().Quantity(1.0, unit_word(symbol).pint.replace("^", "**"))
+# ---------------------------------------------------------------------------------------------- pint
+_BASE = ("meter", "kilogram", "second", "ampere", "kelvin", "mole", "candela")
 
 
-def evaluate(node: Expr, env: dict):
-    """Evaluate with pint quantities; `env` maps variable names to quantities (or floats)."""
+def _si_quantity(value: float, dim: Dim):
+    units = ureg().Quantity(value, "dimensionless")
+    for base, exp in zip(_BASE, dim):
+        if exp:
+            units = units * ureg().Quantity(1.0, base) ** exp
+    return units
+
+
+def evaluate(node: Node, env: dict):
+    """Evaluate with pint quantities in SI base units; `env` maps variable names to quantities (or floats)."""
     q = ureg().Quantity
-    op, a = node.op, node.args
+    op = node[0]
     if op == "num":
-        return q(a[0], "")
+        return q(node[1], "")
+    if op == "qty":
+        return _si_quantity(node[1] * node[2], node[3] if node[3] is not None else DIMLESS)
     if op == "var":
-        value = env[a[0]]
+        if node[1] not in env:
+            raise ExprError(f"unknown name {node[1]!r}")
+        value = env[node[1]]
         return value if hasattr(value, "units") else q(float(value), "")
-    if op == "unit":
-        return unit_quantity(a[0])
     if op == "const":
-        return q(math.pi, "")
+        return q(math.pi if node[1] == "pi" else math.e, "")
     if op == "neg":
-        return -evaluate(a[0], env)
+        return -evaluate(node[1], env)
     if op == "call":
-        x = evaluate(a[1], env)
-        if a[0] == "sqrt":
+        x = evaluate(node[2], env)
+        if node[1] == "sqrt":
             return x ** 0.5
-        if a[0] == "abs":
+        if node[1] == "abs":
             return abs(x)
-        fn = FUNCTIONS[a[0]]
         if not x.dimensionless:
-            raise ExprError(f"{a[0]}() of a quantity with units ({x.units})")
-        return q(fn(x.to("radian").magnitude if a[0] in ("sin", "cos", "tan") else x.to("").magnitude), "")
-    left, right = evaluate(a[0], env), evaluate(a[1], env)
+            raise ExprError(f"{node[1]}() of a quantity with units ({x.units})")
+        try:
+            return q(FUNCTIONS[node[1]](x.to("").magnitude), "")
+        except (ValueError, OverflowError) as exc:
+            raise ExprError(f"{node[1]}(): {exc}") from None
+    left, right = evaluate(node[1], env), evaluate(node[2], env)
     try:
         if op == "add":
             return left + right

@@ -1,4 +1,4 @@
-"""Read the maths of a model-written solution step, safely, into a small tree that evaluates in SI.
+"""The one expression reader: the maths of a model-written solution step, safely, into a tree that evaluates in SI.
 
 Intent: the symbolic verifier must read `v = u + a*t`, `v=u+at`, `\\frac{F}{m}`, `\\sqrt{2gh}`, `F = m a`,
 `5.0 m/s²`, `m s^-2`, `3.2 \\times 10^{-19} J`, `θ`, `v_0`, `m_1` the way a physicist would, and must
@@ -25,6 +25,12 @@ Reading rules (documented because written maths is ambiguous):
 - Juxtaposition multiplies; a function takes a parenthesised argument or, without parentheses, the next
   atom (`cos θ`, `sin^2 θ` = sin(θ)^2).
 - Sizes are capped (`MAX_CHARS`, `MAX_TOKENS`, nesting depth, exponent size) so nothing can hang.
+
+Two modes. Lenient (the default; the verifier): the rules above, with new symbols when `Names.allow_new`.
+Strict (`strict=True`; the code channel, `physr3.quantity.arith`, which turns the tree into Python): no
+split of a run of letters into names and a function needs parentheses; with `allow_new=False` an
+unknown name is refused. Both read units from `physr3.quantity.units.unit_word` and LaTeX/Unicode through
+`physr3.quantity.text.normalize`.
 """
 
 from __future__ import annotations
@@ -115,12 +121,13 @@ def symbol_like(name: str) -> bool:
 
 
 class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]], names: Names, units_after_number: bool):
+    def __init__(self, tokens: list[tuple[str, str]], names: Names, units_after_number: bool, strict: bool = False):
         self.t = list(tokens)
         self.i = 0
         self.names = names
         self.units_first = units_after_number
         self.depth = 0
+        self.strict = strict
 
     # -- helpers
     def peek(self, k: int = 0) -> tuple[str, str] | None:
@@ -246,6 +253,8 @@ class _Parser:
             power = self.unary_atom()
         if self.is_op("("):
             arg = self.atom()
+        elif self.strict:
+            raise ParseFail(f"function {fname} needs parentheses")
         else:
             arg = self.power()
             if arg[0] == "num" and self.peek() and self.peek()[0] == "name":  # sin 2θ
@@ -267,7 +276,7 @@ class _Parser:
         unit = unit_word(raw)
         if unit is not None and len(c) >= 2:  # a lone letter (m, s, d, A) away from a number is a symbol
             return ("qty", 1.0, unit.factor, unit.dim, raw)
-        pieces = self.split(c)
+        pieces = None if self.strict else self.split(c)
         if pieces:
             self.t[self.i - 1:self.i] = [("name", p) for p in pieces]
             self.i -= 1
@@ -377,19 +386,20 @@ class _Parser:
 
 
 def parse_prefix(text_or_tokens: str | list[tuple[str, str]], names: Names, units_after_number: bool = True,
-                 ) -> tuple[Node, int, int]:
+                 strict: bool = False) -> tuple[Node, int, int]:
     """Parse the longest expression at the start; returns (node, tokens used, tokens in total)."""
     tokens = tokenize(normalize(text_or_tokens)) if isinstance(text_or_tokens, str) else text_or_tokens
     if not tokens or len(tokens) > MAX_TOKENS:
         raise ParseFail("empty or too long")
-    p = _Parser(tokens, names, units_after_number)
+    p = _Parser(tokens, names, units_after_number, strict)
     node = p.expr()
     return node, p.i, len(p.t)
 
 
-def parse_full(text: str, names: Names, units_after_number: bool = True) -> Node:
-    """Parse the whole text as one expression (ParseFail if anything is left over)."""
-    node, used, total = parse_prefix(text, names, units_after_number)
+def parse_full(text: str, names: Names, units_after_number: bool = True, strict: bool = False) -> Node:
+    """Parse the whole text as one expression (ParseFail if anything is left over). `strict` (the code
+    channel's mode): a function needs parentheses and a run of letters is never split into names."""
+    node, used, total = parse_prefix(text, names, units_after_number, strict)
     if used != total:
         raise ParseFail("text left over")
     return node
