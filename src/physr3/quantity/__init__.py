@@ -5,9 +5,9 @@ One module per job:
 - `text`: written maths -> plain text (LaTeX, Unicode, Markdown, `× 10^`), in the two forms its readers need;
 - `units`: the one pint registry, the one table of unit words, SI factors, dimensions (and the
   generator's dimensional analysis of sympy expressions);
-- `expr`: the verifier's lenient reader of a solution step (names, units, implicit products) into a
-  tree that evaluates in SI;
-- `arith`: the code channel's strict reader of step arithmetic, with pint evaluation and `to_python`;
+- `expr`: the one reader of a solution step's maths (names, units, implicit products) into a tree that
+  evaluates in SI; lenient for the verifier, strict for the code channel;
+- `arith`: the code channel's use of that tree: strict parsing, pint evaluation and `to_python`;
 - `answer`: a final answer's value and unit, and `judge`, the one comparison with a gold answer;
 - `sigfig`: how a number is written (significant figures).
 

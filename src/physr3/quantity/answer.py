@@ -182,11 +182,16 @@ class Judgement:
         return self.reason == MATCH
 
 
-def _judge_number(gold: str, span: str, abs_tol: float) -> Judgement:
-    want = parse_number(gold)
+def _read_pair(gold: str, span: str, read: Any, what: str) -> tuple[Any, Any]:
+    """(gold, answer) read by `read`; a gold answer that cannot be read is a data error (ValueError)."""
+    want = read(gold)
     if want is None:
-        raise ValueError(f"gold {gold!r} is not a number")
-    got = parse_number(span)
+        raise ValueError(f"gold {gold!r} is not {what}")
+    return want, read(span)
+
+
+def _judge_number(gold: str, span: str, abs_tol: float) -> Judgement:
+    want, got = _read_pair(gold, span, parse_number, "a number")
     if got is None:
         return Judgement(UNPARSEABLE, span, "no number in the answer")
     extracted = f"{got:.10g}"
@@ -196,10 +201,7 @@ def _judge_number(gold: str, span: str, abs_tol: float) -> Judgement:
 
 
 def _judge_quantity(gold: str, span: str, rel_tol: float, allow_missing_unit: bool) -> Judgement:
-    want = parse_quantity(gold)
-    if want is None:
-        raise ValueError(f"gold {gold!r} is not a number with an optional unit")
-    got = parse_quantity(span)
+    want, got = _read_pair(gold, span, parse_quantity, "a number with an optional unit")
     if got is None:
         return Judgement(UNPARSEABLE, span, "no number in the answer")
     extracted = got.text

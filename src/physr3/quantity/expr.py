@@ -205,19 +205,12 @@ class _Parser:
             save = self.i
             self.take()
             try:
-                exp = self.unary_atom()
+                exp = self.unary()
             except ParseFail:
                 self.i = save
                 return base
             return ("pow", base, exp)
         return base
-
-    def unary_atom(self) -> Node:
-        if self.is_op("-") or self.is_op("+"):
-            op = self.take()[1]
-            inner = self.unary_atom()
-            return ("neg", inner) if op == "-" else inner
-        return self.power()
 
     def atom(self) -> Node:
         kind, value = self.take()
@@ -250,7 +243,7 @@ class _Parser:
         power = None
         if self.is_op("^"):  # sin^2 x
             self.take()
-            power = self.unary_atom()
+            power = self.unary()
         if self.is_op("("):
             arg = self.atom()
         elif self.strict:

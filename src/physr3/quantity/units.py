@@ -28,9 +28,10 @@ import math
 import re
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pint
+if TYPE_CHECKING:  # pint is imported on first use (about 0.25 s), not when a reader module is imported
+    import pint
 
 
 class DimensionError(ValueError):
@@ -41,6 +42,8 @@ class DimensionError(ValueError):
 def ureg() -> pint.UnitRegistry:
     """The shared unit registry (created on first use). Offset units convert to base units when multiplied
     (`autoconvert_offset_to_baseunit`), so an answer in °C still compares with one in K."""
+    import pint
+
     return pint.UnitRegistry(autoconvert_offset_to_baseunit=True)
 
 
