@@ -64,3 +64,14 @@ def test_latex_to_plain_examples():
     assert latex_to_plain("\\mathrm{m\\,s^{-1}}") == "m s^(-1)"
     assert latex_to_plain("$3 \\times 10^{8}~\\text{m/s}$") == "3 * 10^(8) m/s"
     assert latex_to_plain("30^\\circ") == "30 degree"
+
+
+@pytest.mark.parametrize("text,value", [
+    ("1,000,000 J", 1e6),  # thousands separators all the way (the AST reader stopped at the second comma)
+    ("2.14 \\pm 0.01 mm", 2.14),  # two numbers side by side are not a product
+    ("37.7 x 10^(-5 C)", 3.77e-4),  # an unclosed exponent group still reads as scientific notation
+    ("10^{-34}", 1e-34), ("2(3)", 6.0), ("sqrt(2)/2", 2 ** 0.5 / 2), ("3π", 3 * 3.141592653589793),
+])
+def test_answer_arithmetic_is_read_by_the_one_expression_reader(text, value):
+    assert parse_number(text) == pytest.approx(value)
+    assert eval_arithmetic("2 3") is None and eval_arithmetic("log(100)") == pytest.approx(4.605170185988092)

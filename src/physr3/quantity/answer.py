@@ -7,8 +7,8 @@ small function with its own tests:
 
 1. `physr3.quantity.text.latex_to_plain`: LaTeX, Unicode and Markdown to plain text.
 2. `split_value_unit`: keep what follows the last `=`/`≈`, read the leading arithmetic (digits,
-   `e`-notation, `* 10^(k)`, `/`, `sqrt`, `pi`) with a whitelisting AST evaluator, and return the rest
-   as the unit text.
+   `e`-notation, `* 10^(k)`, `/`, `sqrt`, `pi`) with the one expression reader (`eval_arithmetic`), and
+   return the rest as the unit text.
 3. `physr3.quantity.units.parse_unit`: the leading unit expression of that text, by pint.
 
 `parse_number` (unitless answers) and `parse_quantity` (value with unit) build on these. `judge` is the one
@@ -29,62 +29,32 @@ value a solution step states in a given unit (the code channel).
 
 from __future__ import annotations
 
-import ast
-import math
-import operator
 import re
 from dataclasses import dataclass
 from typing import Any
 
+from physr3.quantity.expr import EvalError, Names, ParseFail, evaluate, has_units, parse_full
 from physr3.quantity.text import latex_to_plain
 from physr3.quantity.units import parse_unit, si_factor, unit_quantity, ureg
 
 # ---- numbers -------------------------------------------------------------------------------------
 
-_BINOPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv,
-           ast.Pow: operator.pow}
-_FUNCS = {"sqrt": math.sqrt}
-_NAMES = {"pi": math.pi, "π": math.pi}
 
+def eval_arithmetic(text: str) -> float | None:
+    """Value of a plain arithmetic expression (`2.5*10^(-3)`, `(3)/(4)`, `2 sqrt(3)`, `1,000`), else None.
 
-def _eval_node(node: ast.AST) -> float:
-    if isinstance(node, ast.Expression):
-        return _eval_node(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
-        return float(node.value)
-    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub | ast.UAdd):
-        value = _eval_node(node.operand)
-        return -value if isinstance(node.op, ast.USub) else value
-    if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
-        left, right = _eval_node(node.left), _eval_node(node.right)
-        if isinstance(node.op, ast.Pow) and (abs(right) > 400 or abs(left) > 1e6):
-            raise ValueError("exponent out of range")
-        return float(_BINOPS[type(node.op)](left, right))
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCS \
-            and len(node.args) == 1 and not node.keywords:
-        return float(_FUNCS[node.func.id](_eval_node(node.args[0])))
-    if isinstance(node, ast.Name) and node.id in _NAMES:
-        return _NAMES[node.id]
-    raise ValueError(f"not plain arithmetic: {ast.dump(node)[:40]}")
-
-
-def eval_arithmetic(expr: str) -> float | None:
-    """Value of a plain arithmetic expression (`2.5*10^(-3)`, `(3)/(4)`, `2 sqrt(3)`), else None.
-
-    Parsed with `ast` and evaluated over a whitelist (numbers, + - * / ^, sqrt, pi): model output is
-    never passed to `eval`.
+    Read by the one expression reader (`physr3.quantity.expr`) in strict mode with no names: numbers,
+    + - * / ^, its functions, pi. Model output is never passed to `eval`.
     """
-    expr = expr.strip().replace("^", "**").replace("π", "pi")
-    expr = re.sub(r"(\d)\s*,\s*(\d{3})(?!\d)", r"\1\2", expr)  # 1,000 -> 1000
-    expr = re.sub(r"(?<=[\d)])\s*(?=(?:sqrt|pi)\b|\()", "*", expr)  # implicit products: 2sqrt(3), 2(3)
-    expr = re.sub(r"\)\s*(?=[\d(])", ")*", expr)
-    if not expr or len(expr) > 200:
+    if not text.strip() or len(text) > 200:
         return None
     try:
-        value = _eval_node(ast.parse(expr, mode="eval"))
-    except (SyntaxError, ValueError, TypeError, ZeroDivisionError, OverflowError, RecursionError):
+        node = parse_full(text, Names({}, allow_new=False), strict=True)
+        if has_units(node):
+            return None
+        return evaluate(node, {})
+    except (ParseFail, EvalError):
         return None
-    return value if math.isfinite(value) else None
 
 
 # The leading arithmetic of a value: digits and operators, e-notation, sqrt/pi; stops at the first unit letter.

@@ -27,9 +27,9 @@ Reading rules (documented because written maths is ambiguous):
 - Sizes are capped (`MAX_CHARS`, `MAX_TOKENS`, nesting depth, exponent size) so nothing can hang.
 
 Two modes. Lenient (the default; the verifier): the rules above, with new symbols when `Names.allow_new`.
-Strict (`strict=True`; the code channel, `physr3.quantity.arith`, which turns the tree into Python): no
-split of a run of letters into names and a function needs parentheses; with `allow_new=False` an
-unknown name is refused. Both read units from `physr3.quantity.units.unit_word` and LaTeX/Unicode through
+Strict (`strict=True`; the code channel, `physr3.quantity.arith`, which turns the tree into Python, and
+the answer reader's arithmetic): no split of a run of letters into names, a function needs parentheses,
+two numbers side by side are not multiplied; with `allow_new=False` an unknown name is refused. Both read units from `physr3.quantity.units.unit_word` and LaTeX/Unicode through
 `physr3.quantity.text.normalize`.
 """
 
@@ -183,6 +183,8 @@ class _Parser:
                     return node
                 node = ("mul" if op == "*" else "div", node, rhs)
             elif self.starts_atom():
+                if self.strict and self.peek()[0] == "num" and self.t[self.i - 1][0] == "num":
+                    return node  # strict: two numbers side by side ("2.14 0.01 mm") are not a product
                 try:
                     rhs = self.power()
                 except ParseFail:
