@@ -64,3 +64,16 @@ def test_dimension_analysis_of_sympy_expressions():
     with pytest.raises(units.DimensionError):
         units.check_unit(m * a, {"m": "kg", "a": "m/s^2"}, "J", "force")
     assert isinstance(units.ureg(), pint.UnitRegistry) and math.isfinite(units.si_factor("eV"))
+
+
+@pytest.mark.parametrize("text,ref_unit", [
+    ("1.57 Nm", "N*m"),  # pint alone reads Nm as 'number_meter' (1000 m/kg)
+    ("1.56 kgm²s⁻¹", "kg*m^2/s"), ("2 cc", "cm^3"), ("4 hrs", "hour"), ("1 amu", "dalton"), ("2 rev/s", "1/s"),
+])
+def test_the_answer_reader_uses_the_same_spellings_as_the_expression_readers(text, ref_unit):
+    q = parse_quantity(text)
+    assert q is not None and q.unit is not None, text
+    assert q.quantity().dimensionality == units.ureg().parse_expression(ref_unit.replace("^", "**")).dimensionality
+    word = text.split()[1].split("/")[0]
+    if units.unit_word(word) is not None:  # a word both kinds of reader know means the same size in both
+        assert q.quantity().to_base_units().magnitude == pytest.approx(q.value * units.unit_word(word).factor)

@@ -12,9 +12,9 @@ scorer agree on what a unit means:
   expression readers (`physr3.quantity.expr`, `physr3.quantity.arith`) use only this table, so a word is a
   unit in one reader exactly when it is one in the other.
 - `parse_unit(text)`: the leading unit expression of free answer text ("5 m/s towards the east" -> m/s),
-  read word by word with pint itself (any unit pint knows, plus the `UNIT_SPELLINGS` it lacks); English
-  words pint would take for units (`in` = inch, `a` = year, `are` = 100 m²) are never units here
-  (`NOT_UNITS`). This is the answer scorer's reader: broader than `unit_word`, because a final answer is
+  read word by word with pint itself (any unit pint knows, plus `PLAIN_UNITS` and the `UNIT_SPELLINGS` it
+  lacks); English words pint would take for units (`in` = inch, `a` = year, `are` = 100 m²) are never
+  units here (`NOT_UNITS`). This is the answer scorer's reader: broader than `unit_word`, because a final answer is
   one value and one unit, with no variables to confuse with unit symbols.
 - Dimensions: `Dim` (SI exponents of length, mass, time, current, temperature, substance, luminosity) for
   the verifier's float arithmetic; `dimension_of` checks a generator family's sympy expressions with
@@ -147,11 +147,10 @@ def unit_word(name: str) -> UnitInfo | None:
 NOT_UNITS = frozenset({"in", "a", "at", "an", "as", "are", "is", "it", "the", "and", "or", "to", "of", "by",
                        "for", "from", "on", "up", "down", "left", "right", "north", "south", "east", "west",
                        "its", "be", "approximately", "about", "nearly", "roughly"})
+# Spellings of free answer text that pint lacks, beyond the unit words above (`PLAIN_UNITS`, also consulted).
 UNIT_SPELLINGS = {
-    "rev": "revolution", "revs": "revolution", "Torr": "torr", "AU": "astronomical_unit", "kmph": "km/hr",
-    "kmh": "km/hr", "sec": "s", "secs": "s", "hrs": "hr", "mins": "min", "degrees": "degree",
-    "deg": "degree", "ohms": "ohm", "Ohm": "ohm", "Ohms": "ohm", "amu": "u",
-    "lit": "liter", "litre": "liter", "litres": "liter", "gm": "gram", "kgf": "kilogram_force",
+    "rev": "revolution", "revs": "revolution", "AU": "astronomical_unit", "kmph": "km/hr", "kmh": "km/hr",
+    "mins": "min", "lit": "liter", "gm": "gram", "kgf": "kilogram_force",
 }
 _UNIT_TOKEN = re.compile(r"[A-Za-zµΩÅ%_]+")
 
@@ -169,7 +168,7 @@ def _is_unit_word(word: str) -> bool:
 
 def _canonical_word(word: str) -> str | None:
     """A pint-readable spelling of one unit word, or None when it is not a unit."""
-    word = UNIT_SPELLINGS.get(word, word)
+    word = UNIT_SPELLINGS.get(word) or PLAIN_UNITS.get(word) or word
     if _is_unit_word(word):
         return word
     if len(word) >= 3 and word.lower() != word and _is_unit_word(word.lower()):
