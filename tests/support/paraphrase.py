@@ -32,8 +32,8 @@ from typing import Any
 import sympy as sp
 
 from physr3.problems import Problem
+from physr3.quantity.sigfig import fmt_sig
 from physr3.solution import render_solution
-from physr3.synth.units import fmt_sig
 from physr3.verify.symbolic import srepr_to_sympy
 
 _UNIT_SPELLINGS = {

@@ -6,7 +6,6 @@ import pytest
 
 from physr3.problems import write_jsonl
 from physr3.synth.generate import generate_problems, problem_split
-from physr3.synth.units import fmt_sig, round_sig
 
 
 def test_same_seed_gives_byte_identical_jsonl(tmp_path):
@@ -56,12 +55,3 @@ def test_unknown_split_and_family_are_refused():
         list(generate_problems(1, split="dev"))
     with pytest.raises(Exception, match="unknown family"):
         list(generate_problems(1, families=["nope"]))
-
-
-@pytest.mark.parametrize("x, sig, text", [
-    (9.8, 3, "9.80"), (0.0123456, 2, "0.012"), (6.62607e-34, 3, "6.63e-34"), (299792458, 3, "3.00e8"),
-    (12345.0, 3, "12300"), (0.00012, 2, "1.2e-4"), (-4.55, 2, "-4.5"), (9.96, 2, "10"), (0, 2, "0.0"),
-])
-def test_fmt_sig(x, sig, text):
-    assert fmt_sig(x, sig) == text
-    assert float(text) == round_sig(x, sig) or x == 0

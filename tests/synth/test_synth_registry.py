@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from physr3.quantity.units import DimensionError
 from physr3.synth import Family, compute, const, family_names, get_family, given, principle, register_family
 from physr3.synth.family import GenerationError
 from physr3.synth.registry import UnknownFamilyError, select_families, unregister_family
 from physr3.synth.spec import between
-from physr3.synth.units import DimensionError
 
 
 def tiny(name: str = "tiny_test_family", **kw) -> Family:

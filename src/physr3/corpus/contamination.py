@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from physr3.corpus.inputs import Item
-from physr3.eval.quantities import latex_to_plain
+from physr3.quantity.text import latex_to_plain
 
 _TOKEN = re.compile(r"[a-z]+|\d+(?:\.\d+)?")
 

@@ -40,9 +40,9 @@ from typing import Any
 from physr3.corpus.inputs import QUESTION_FIELDS, source_id
 from physr3.errors import InputFormatError
 from physr3.eval.answers import final_answer_tag, score
-from physr3.eval.quantities import latex_to_plain
 from physr3.problems import ANSWER_TYPES, JsonlAppender, iter_jsonl
 from physr3.prompts import FORMAT_INSTRUCTION
+from physr3.quantity.text import latex_to_plain
 from physr3.solution import validate
 
 SYSTEM_PROMPT = (

@@ -17,13 +17,10 @@ answer-like in it ("I am not sure."). A span found by a tag or pattern that cann
 - `mcq_multi`: JEEBench's official rule (dair-iitd/jeebench `compute_metrics.py`): 1.0 for the exact
   set; 0.25 per chosen letter when every chosen letter is in the gold set; 0 when any chosen letter is
   wrong (so an empty choice also scores 0). `correct` is True only for full credit.
-- `integer`, `numeric`: correct iff |gold − pred| ≤ `abs_tol` (0.01, JEEBench). Deviation: we add
-  1e-9 so that 100.01 vs 100.00 is not lost to binary floating point; units in the prediction are
-  ignored, as the question fixes them.
-- `numeric_unit`: both sides read by `physr3.eval.quantities` and converted with pint; dimensions must
-  match (`dimension_mismatch` otherwise); correct iff |pred − gold| ≤ rel_tol·|gold| (1% default).
-  A bare number against a gold with a unit is `missing_unit` (or compared in the gold's unit with
-  `allow_missing_unit=True`); a gold without a unit compares magnitudes.
+- `integer`, `numeric`, `numeric_unit`: `physr3.quantity.answer.judge` (absolute 0.01 for numbers as in
+  JEEBench; pint conversion, matching dimensions and 1% relative for values with units; a bare number
+  against a gold with a unit is `missing_unit` unless `allow_missing_unit=True`). The symbolic verifier's
+  final-answer check calls the same function, so the two never disagree on a value.
 
 For multiple-choice items, `options` lets an answer that quotes an option's text or value instead of
 its letter be mapped back to that letter.
@@ -37,21 +34,24 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 
-from physr3.eval.quantities import find_boxed, latex_to_plain, parse_number, parse_quantity
 from physr3.problems import ANSWER_TYPES, Problem
+from physr3.quantity.answer import (
+    DIMENSION_MISMATCH,
+    MATCH,
+    MISMATCH,
+    MISSING_UNIT,
+    UNPARSEABLE,
+    judge,
+    parse_number,
+)
+from physr3.quantity.text import find_boxed, latex_to_plain
 
 # Reason codes (stable strings: reports group by them).
-MATCH = "match"
 PARTIAL = "partial"
-MISMATCH = "mismatch"
 NO_ANSWER = "no_answer"
-UNPARSEABLE = "unparseable"
-DIMENSION_MISMATCH = "dimension_mismatch"
-MISSING_UNIT = "missing_unit"
 REASONS = (MATCH, PARTIAL, MISMATCH, NO_ANSWER, UNPARSEABLE, DIMENSION_MISMATCH, MISSING_UNIT)
 
 LETTERS = "ABCD"
-_FLOAT_SLACK = 1e-9
 
 
 @dataclass(frozen=True)
@@ -234,56 +234,18 @@ def _score_mcq(gold: str, span: str, options: Sequence[str] | None, multi: bool,
     return Score(False, 0.0, extracted, MISMATCH, f"wrong letter(s) {wrong}")
 
 
-def _score_number(gold: str, span: str, abs_tol: float, **_: object) -> Score:
-    want = parse_number(gold)
-    if want is None:
-        raise ValueError(f"gold {gold!r} is not a number")
-    got = parse_number(span)
-    if got is None:
-        return Score(False, 0.0, span, UNPARSEABLE, "no number in the answer")
-    extracted = f"{got:.10g}"
-    if abs(got - want) <= abs_tol + _FLOAT_SLACK:
-        return Score(True, 1.0, extracted, MATCH)
-    return Score(False, 0.0, extracted, MISMATCH, f"|{want:.10g} - {got:.10g}| > {abs_tol:g}")
-
-
-def _score_quantity(gold: str, span: str, rel_tol: float, allow_missing_unit: bool, **_: object) -> Score:
-    want = parse_quantity(gold)
-    if want is None:
-        raise ValueError(f"gold {gold!r} is not a number with an optional unit")
-    got = parse_quantity(span)
-    if got is None:
-        return Score(False, 0.0, span, UNPARSEABLE, "no number in the answer")
-    extracted = got.text
-    if want.unit is None:
-        value, detail = got.value, "gold has no unit: magnitudes compared"
-        if got.unit is not None and got.quantity().dimensionless:
-            value = float(got.quantity().to("dimensionless").magnitude)
-    elif got.unit is None:
-        if not allow_missing_unit:
-            return Score(False, 0.0, extracted, MISSING_UNIT, f"gold is in {want.unit:~C}; the answer has no unit")
-        value, detail = got.value, f"no unit: read as {want.unit:~C}"
-    else:
-        q_want, q_got = want.quantity(), got.quantity()
-        if q_got.dimensionality != q_want.dimensionality:
-            return Score(False, 0.0, extracted, DIMENSION_MISMATCH,
-                         f"{q_got.dimensionality} vs gold {q_want.dimensionality}")
-        value = float(q_got.to(q_want.units).magnitude)
-        detail = f"= {value:.6g} {want.unit:~C}" if got.unit != want.unit else ""
-    # Relative slack for binary floating point; a zero gold gets a tiny absolute tolerance instead.
-    tolerance = (rel_tol + _FLOAT_SLACK) * abs(want.value) if want.value else _FLOAT_SLACK
-    if abs(value - want.value) <= tolerance:
-        return Score(True, 1.0, extracted, MATCH, detail)
-    return Score(False, 0.0, extracted, MISMATCH,
-                 (detail + "; " if detail else "") + f"off by more than {rel_tol:.3g} relative")
+def _score_value(gold: str, span: str, answer_type: str, rel_tol: float, abs_tol: float, allow_missing_unit: bool,
+                 **_: object) -> Score:
+    found = judge(span, gold, answer_type, rel_tol, abs_tol=abs_tol, allow_missing_unit=allow_missing_unit)
+    return Score(found.correct, 1.0 if found.correct else 0.0, found.extracted, found.reason, found.detail)
 
 
 _SCORERS: dict[str, Callable[..., Score]] = {
     "mcq": lambda gold, span, **kw: _score_mcq(gold, span, multi=False, **kw),
     "mcq_multi": lambda gold, span, **kw: _score_mcq(gold, span, multi=True, **kw),
-    "integer": _score_number,
-    "numeric": _score_number,
-    "numeric_unit": _score_quantity,
+    "integer": lambda gold, span, **kw: _score_value(gold, span, "integer", **kw),
+    "numeric": lambda gold, span, **kw: _score_value(gold, span, "numeric", **kw),
+    "numeric_unit": lambda gold, span, **kw: _score_value(gold, span, "numeric_unit", **kw),
 }
 
 

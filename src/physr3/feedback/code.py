@@ -9,7 +9,7 @@ calculation and the original slip. Here the code comes from, in order of prefere
 2. `ground_truth`: a generated problem's step-level record (`physr3.synth.groundtruth`): the erroneous
    step's symbol is recomputed from the givens (converted to SI base units) through the governing
    equations, sympy expressions printed as Python;
-3. `text`: the solution's own substitution text, read by the safe parser in `physr3.feedback.expr`
+3. `text`: the solution's own substitution text, read by the safe parser in `physr3.quantity.arith`
    (never `eval`), with units replaced by their SI factors and earlier steps' values as variables.
 
 Model-written code (route 1) runs in `physr3.feedback.sandbox` (its own process, limits, no network); the
@@ -30,14 +30,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from physr3.feedback import expr as ex
 from physr3.problems import Problem
+from physr3.quantity import arith as ex
+from physr3.quantity.answer import leading_unit_text, output_value, value_in_unit
+from physr3.quantity.sigfig import fmt_sig
+from physr3.quantity.units import si_factor
 from physr3.solution import ParsedSolution
 
 Runner = Callable[[str, float], Any]  # (code, timeout_s) -> object with stdout, stderr, exit_code, stopped_by
 Chat = Callable[[list[dict[str, str]]], str]  # messages -> reply text
 
-_NUMBER_RE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _COMMENT_RE = re.compile(r"\s+\(([^()]*)\)\s*$")
 _LHS_RE = re.compile(r"^\s*([^\W\d]\w*)\s*$")
 
@@ -118,33 +120,7 @@ def _is_number_text(text: str) -> bool:
         node = ex.parse(text)
     except ex.ExprError:
         return False
-    return _is_plain(node)
-
-
-def _is_plain(node: ex.Expr) -> bool:
-    if node.op == "num":
-        return True
-    if node.op == "neg":
-        return _is_plain(node.args[0])
-    if node.op == "mul" and node.args[0].op == "num":
-        return not ex.names(node.args[1], "var") and _only_units(node.args[1])
-    return False
-
-
-def _only_units(node: ex.Expr) -> bool:
-    if node.op == "unit":
-        return True
-    if node.op == "pow":
-        return _only_units(node.args[0]) and node.args[1].op == "num"
-    if node.op in ("mul", "div"):
-        return all(_only_units(a) for a in node.args)
-    return False
-
-
-def _unit_text(text: str) -> str:
-    """'4.82 m/s^2' -> 'm/s^2' (what follows the leading number)."""
-    m = _NUMBER_RE.match(text.strip())
-    return text.strip()[m.end():].strip() if m else ""
+    return ex.is_stated_value(node)
 
 
 # ------------------------------------------------------------------------------------------ text route
@@ -192,7 +168,7 @@ def plan_from_text(parsed: ParsedSolution, step: int) -> CodePlan:
     written_q = _constant(written_text, set()) if written_text else None
     unit = ""
     if written_q is not None and written_q.dimensionality == result.dimensionality:
-        unit = _unit_text(written_text)
+        unit = leading_unit_text(written_text)
     unit_q = ex.ureg().Quantity(1.0, ex.normalise(unit).replace("^", "**") or "") if unit else None
     if unit_q is None:
         unit = named_unit(result)
@@ -258,8 +234,6 @@ def plan_from_ground_truth(problem: Problem, parsed: ParsedSolution, step: int) 
     import sympy as sp
     from sympy.printing.pycode import pycode
 
-    from physr3.synth.units import si_factor
-
     gt = problem.ground_truth or {}
     steps = gt.get("steps") or []
     target = parsed.step(step)
@@ -306,29 +280,9 @@ def plan_from_ground_truth(problem: Problem, parsed: ParsedSolution, step: int) 
         env[s] = float(exprs[s].evalf(subs={sp.Symbol(k): v for k, v in env.items()}))
     lines.append(f"print(f\"{symbol} = {{{names[symbol]} / {factor!r}:.6g}}{(' ' + unit) if unit else ''}\")")
     parts = split_step(target.text)[1] if target is not None else []
-    written = _written_in(parts[-1], unit) if parts else None
+    written = value_in_unit(parts[-1], unit) if parts else None
     return CodePlan(step, "ground_truth", "\n".join(lines) + "\n", symbol, unit, env[symbol] / factor, written,
                     int(calcs[symbol].get("sig", 3)))
-
-
-def _written_in(text: str, unit: str) -> float | None:
-    """The value a step states ("0.156 1/h", "8.31 J/(mol*K)") in `unit`; None if absent or incompatible.
-
-    The unit text is read by pint's own unit parser (no Python evaluation)."""
-    from physr3.synth.units import si_factor, unit_quantity
-
-    m = _NUMBER_RE.match(text.strip())
-    if not m:
-        return None
-    number, rest = float(m.group(0)), text.strip()[m.end():].strip()
-    if rest == unit.strip():
-        return number
-    try:
-        if unit_quantity(rest).dimensionality != unit_quantity(unit).dimensionality:
-            return None
-        return number * si_factor(rest) / si_factor(unit)
-    except Exception:  # not a unit pint reads, or trailing words
-        return None
 
 
 # ------------------------------------------------------------------------------------------ model route
@@ -366,16 +320,6 @@ def plan_from_model(chat: Chat, question: str, solution: str, step: int, explana
 
 # ------------------------------------------------------------------------------------------ run + text
 
-def last_number(text: str) -> float | None:
-    """The number after the last '=' of the output (or its last number)."""
-    tail = text.strip().splitlines()[-1] if text.strip() else ""
-    nums = _NUMBER_RE.findall(tail.split("=")[-1]) or _NUMBER_RE.findall(tail)
-    try:
-        return float(nums[0]) if nums else None
-    except ValueError:
-        return None
-
-
 def run_plan(plan: CodePlan, runner: Runner, timeout_s: float) -> CodeResult:
     res = runner(plan.code, timeout_s)
     output = (res.stdout or "").strip()
@@ -383,15 +327,13 @@ def run_plan(plan: CodePlan, runner: Runner, timeout_s: float) -> CodeResult:
     if res.stderr:
         details["stderr"] = res.stderr[-800:]
     ok = res.exit_code == 0 and res.stopped_by is None and bool(output)
-    value = last_number(output) if ok else None
+    value = output_value(output) if ok else None
     if value is not None and plan.expected is not None and not math.isclose(value, plan.expected, rel_tol=1e-4):
         details["host_value_disagrees"] = plan.expected
     return CodeResult(plan, output, value, ok and value is not None, details)
 
 
 def fmt_value(x: float, sig: int = 4) -> str:
-    from physr3.synth.units import fmt_sig
-
     return fmt_sig(x, max(sig, 1))
 
 

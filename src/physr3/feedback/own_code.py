@@ -1,7 +1,7 @@
 """Run the code channel's own recomputation programs in-process, after checking they are only arithmetic.
 
 The CE channel's offline routes (`physr3.feedback.code`: `ground_truth`, `text`) write their programs
-themselves, from a parse tree (`feedback.expr.to_python`) or a checked sympy srepr, and have already
+themselves, from a parse tree (`physr3.quantity.arith.to_python`) or a checked sympy srepr, and have already
 evaluated the same expression in the host. Starting a sandboxed process for such a program costs a process
 per CE feedback and protects nothing, so it runs here; the sandbox (`physr3.feedback.sandbox`) is for code a
 model wrote (`feedback.code_model`).

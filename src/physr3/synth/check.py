@@ -31,10 +31,11 @@ import mpmath
 import sympy as sp
 
 from physr3.problems import Problem
+from physr3.quantity.sigfig import fmt_sig, with_unit
+from physr3.quantity.units import DimensionError, check_unit, ureg
 from physr3.solution import parse_solution, validate
 from physr3.synth.groundtruth import SCHEMA
 from physr3.synth.registry import get_family
-from physr3.synth.units import DimensionError, check_unit, fmt_sig, ureg, with_unit
 
 REL_TOL = 1e-9
 

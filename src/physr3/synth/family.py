@@ -41,10 +41,11 @@ from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transfo
 from sympy.printing.str import StrPrinter
 
 from physr3.problems import DOMAINS, Problem
+from physr3.quantity.sigfig import fmt_plain, fmt_sig, round_sig, with_unit
+from physr3.quantity.units import check_unit, dimension_of, si_factor
 from physr3.solution import render_solution
 from physr3.synth import groundtruth as gt
 from physr3.synth.spec import Compute, Distractor, Given, Principle
-from physr3.synth.units import check_unit, dimension_of, fmt_plain, fmt_sig, round_sig, si_factor, with_unit
 
 MAX_DRAWS = 200
 GENERIC_DISTRACTORS = ((2.0, "generic: off by a factor of 2"), (0.5, "generic: off by a factor of 1/2"),

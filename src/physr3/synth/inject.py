@@ -66,6 +66,8 @@ import sympy as sp
 
 from physr3.errors import UserError
 from physr3.problems import Problem
+from physr3.quantity.sigfig import fmt_sig, round_sig, with_unit
+from physr3.quantity.units import ureg
 from physr3.solution import TAG_ERROR_TYPE, parse_solution, render_solution, validate
 from physr3.synth import groundtruth as gt
 from physr3.synth.check import exact_value
@@ -79,7 +81,6 @@ from physr3.synth.mutations import (
     replace_at,
 )
 from physr3.synth.registry import get_family
-from physr3.synth.units import fmt_sig, round_sig, ureg, with_unit
 
 ERROR_TYPES = ("MC", "CM", "CE")
 OPERATORS: dict[str, tuple[str, ...]] = {

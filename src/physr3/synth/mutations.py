@@ -21,9 +21,9 @@ from collections.abc import Iterator, Sequence
 
 import sympy as sp
 
+from physr3.quantity.units import DimensionError, check_unit, si_factor
 from physr3.synth.check import exact_value
 from physr3.synth.family import Family, expr_text
-from physr3.synth.units import DimensionError, check_unit, si_factor
 
 # Exact constants a student confuses: value -> (replacement, what went wrong).
 _RATIONAL_SWAPS = {

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from physr3.config import Config
 from physr3.errors import UserError
 from physr3.problems import write_jsonl
+from physr3.quantity.units import DimensionError
 from physr3.synth.check import SelfCheckError, check_problem
 from physr3.synth.family import GenerationError
 from physr3.synth.generate import generate_problems
@@ -39,7 +40,6 @@ from physr3.synth.inject import (
     problem_row,
 )
 from physr3.synth.registry import select_families
-from physr3.synth.units import DimensionError
 
 DEFAULT_CHECK_SEEDS = 20
 PROGRESS_EVERY = 1000

@@ -2,7 +2,7 @@
 
 `SymbolicVerifier().verify(problem, solution) -> Verdict` needs `problem.ground_truth` in the generator's
 schema (`physr3.synth.gt/1`, see `physr3.synth.groundtruth`); it reads the model's steps with
-`physr3.solution.parse_solution` and their maths with `physr3.verify.mathparse` (no eval, no sympify of
+`physr3.solution.parse_solution` and their maths with `physr3.quantity.expr` (no eval, no sympify of
 model text). It checks every step in the order written and returns the first that fails, by the model's
 own step number, with error type MC | CM | CE and a one-sentence explanation of what is wrong and what
 was expected. A solution whose written steps all pass is error-free only when it is also complete (the
@@ -165,7 +165,7 @@ What is checked, and the type of a failure:
 - Step number. The model's number of the failing step. When the numbering is not 1..n in order, the
   step's 1-based position is used instead (the reward counts positions).
 - Bounds: at most `MAX_STEPS` steps and `MAX_CLAUSES` clauses per step are checked, expressions are
-  capped in length and nesting (`mathparse`), so a verdict takes milliseconds whatever the input.
+  capped in length and nesting (`physr3.quantity.expr`), so a verdict takes milliseconds whatever the input.
 
 Not in the format: a solution with no `Step k:` line gets `status="parse_error"` (error_step 0, type
 none; the reward's failure policy applies). Missing tags are tolerated: untagged steps are checked by
@@ -190,9 +190,10 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from physr3 import quantity as mp
 from physr3.problems import Problem
+from physr3.quantity.answer import MATCH, UNPARSEABLE, judge
 from physr3.solution import ANCHORED_STEP_PATTERN, TAGS, parse_solution
-from physr3.verify import mathparse as mp
 from physr3.verify.base import Verdict
 from physr3.verify.symbolic_checks import Finding, Tolerances, _Checker, _with_unit, split_clauses
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
@@ -605,13 +606,14 @@ class SymbolicVerifier:
             return "unjudged", None
         segment = re.split(r"=|≈", mp.normalize(text))[-1]
         readings = checker.readings(segment, "rhs")
-        if not readings:
-            return "missing", None
-        results = [checker.value_matches(n, checker.env[0][sym], gt.factors.get(sym, 1.0), self.tol.final_rel)
-                   for n in readings]
-        if any(r is True for r in results):
+        try:  # one verdict with the answer scorer (physr3.eval.answers): the same reader, rule and tolerance
+            found = judge(text, ans.get("text") or "", "numeric_unit" if ans.get("unit") else "numeric",
+                          self.tol.final_rel, allow_missing_unit=True)
+        except ValueError:  # no readable answer in the ground truth
+            return "unjudged", None
+        if found.reason == MATCH:
             return "correct", None
-        if all(r is None for r in results):
+        if found.reason == UNPARSEABLE:
             return "missing", None
         return "wrong", Finding(0, "fail", "CE", f"ends with the final answer {text[:40]}; expected "
                                 f"{ans.get('text')}.", numeric=True, info={"check": "final", "symbol": sym},

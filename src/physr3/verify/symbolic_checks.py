@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from physr3.verify import mathparse as mp
+from physr3 import quantity as mp
 from physr3.verify.symbolic_gt import GroundTruth, _literal_ulp
 
 

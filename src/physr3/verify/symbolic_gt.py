@@ -18,7 +18,7 @@ from typing import Any
 
 import sympy as sp
 
-from physr3.verify import mathparse as mp
+from physr3 import quantity as mp
 
 SCHEMA = "physr3.synth.gt/1"
 CONSTANT_NAMES = frozenset({"g", "k", "e", "h", "c", "eps0", "mu0", "km", "R", "NA", "kB", "G", "me", "mp", "sigma",

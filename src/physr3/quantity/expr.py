@@ -1,4 +1,4 @@
-"""Read the maths of a model-written solution step, safely, into a small tree that evaluates in SI.
+"""The one expression reader: the maths of a model-written solution step, safely, into a tree that evaluates in SI.
 
 Intent: the symbolic verifier must read `v = u + a*t`, `v=u+at`, `\\frac{F}{m}`, `\\sqrt{2gh}`, `F = m a`,
 `5.0 m/s²`, `m s^-2`, `3.2 \\times 10^{-19} J`, `θ`, `v_0`, `m_1` the way a physicist would, and must
@@ -25,6 +25,12 @@ Reading rules (documented because written maths is ambiguous):
 - Juxtaposition multiplies; a function takes a parenthesised argument or, without parentheses, the next
   atom (`cos θ`, `sin^2 θ` = sin(θ)^2).
 - Sizes are capped (`MAX_CHARS`, `MAX_TOKENS`, nesting depth, exponent size) so nothing can hang.
+
+Two modes. Lenient (the default; the verifier): the rules above, with new symbols when `Names.allow_new`.
+Strict (`strict=True`; the code channel, `physr3.quantity.arith`, which turns the tree into Python, and
+the answer reader's arithmetic): no split of a run of letters into names, a function needs parentheses,
+two numbers side by side are not multiplied; with `allow_new=False` an unknown name is refused. Both read units from `physr3.quantity.units.unit_word` and LaTeX/Unicode through
+`physr3.quantity.text.normalize`.
 """
 
 from __future__ import annotations
@@ -33,21 +39,15 @@ import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+
+from physr3.quantity.text import GREEK, GREEK_NAMES, normalize
+from physr3.quantity.units import DIMLESS, Dim, UnitInfo, unit_word
 
 MAX_CHARS = 600
 MAX_TOKENS = 240
 MAX_DEPTH = 40
 MAX_EXPONENT = 64.0
 
-GREEK = {
-    "α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "ε": "epsilon", "ϵ": "epsilon", "ζ": "zeta",
-    "η": "eta", "θ": "theta", "ϑ": "theta", "ι": "iota", "κ": "kappa", "λ": "lambda", "μ": "mu", "ν": "nu",
-    "ξ": "xi", "π": "pi", "ρ": "rho", "σ": "sigma", "τ": "tau", "υ": "upsilon", "φ": "phi", "ϕ": "phi",
-    "χ": "chi", "ψ": "psi", "ω": "omega", "Γ": "Gamma", "Δ": "Delta", "Θ": "Theta", "Λ": "Lambda",
-    "Σ": "Sigma", "Φ": "Phi", "Ψ": "Psi", "Ω": "Omega",
-}
-GREEK_NAMES = frozenset(GREEK.values()) | {"lam", "eps", "varepsilon", "vartheta", "varphi"}
 FUNCTIONS: dict[str, Callable[[float], float]] = {
     "sqrt": math.sqrt, "sin": math.sin, "cos": math.cos, "tan": math.tan, "asin": math.asin,
     "acos": math.acos, "atan": math.atan, "arcsin": math.asin, "arccos": math.acos, "arctan": math.atan,
@@ -58,171 +58,6 @@ STOPWORDS = frozenset(
     "a an the is are was be of at as to in on by so we it or and for if its use get has with from then thus "
     "hence where which gives giving using since this that each per here there into onto our let find given "
     "known unknown value values step equation formula answer final total net required".split())
-
-_SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_SUBSCRIPT = str.maketrans("₀₁₂₃₄₅₆₇₈₉ₓᵧ", "0123456789xy")
-_LATEX_WRAPPERS = ("mathrm", "text", "textrm", "mathit", "mathbf", "mathsf", "operatorname", "mbox", "rm",
-                   "textbf", "textit", "boldsymbol", "vec", "bar", "hat", "displaystyle", "mathnormal")
-_LATEX_SIMPLE = {r"\times": "*", r"\cdot": "*", r"\div": "/", r"\approx": "=", r"\simeq": "=", r"\sim": "=",
-                 r"\equiv": "=", r"\left": "", r"\right": "", r"\,": " ", r"\;": " ", r"\:": " ", r"\!": "",
-                 r"\ ": " ", r"\quad": " ", r"\qquad": " ", r"\degree": "°", r"\%": "%", r"\Omega": "Ω",
-                 r"\ohm": "Ω", r"\mu": "μ", r"\lambda": "λ", r"\pi": "π"}
-_UNICODE = {"−": "-", "–": "-", "—": "-", "×": "*", "·": "*", "⋅": "*", "∙": "*", "÷": "/", "≈": "=",
-            "≃": "=", "≅": "=", "∼": "=", "√": "sqrt", "µ": "μ", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
-            "⁄": "/", "∕": "/", "’": "'", "[": "(", "]": ")"}
-
-
-# ---------------------------------------------------------------------------------------------- units
-BASE_UNITS = {  # symbol -> pint spelling; take SI prefixes
-    "m": "m", "g": "g", "s": "s", "A": "A", "K": "K", "mol": "mol", "N": "N", "J": "J", "W": "W", "Pa": "Pa",
-    "C": "C", "V": "V", "F": "F", "Ω": "ohm", "ohm": "ohm", "T": "T", "Wb": "Wb", "H": "H", "Hz": "Hz",
-    "eV": "eV", "L": "L", "rad": "rad", "cal": "cal", "Wh": "Wh", "bar": "bar", "Bq": "Bq", "Ci": "Ci",
-    "Gy": "Gy", "Sv": "Sv",
-}
-PLAIN_UNITS = {  # no prefixes
-    "deg": "degree", "°": "degree", "degree": "degree", "degrees": "degree", "min": "minute", "h": "hour",
-    "hr": "hour", "hrs": "hour", "d": "day", "day": "day", "days": "day", "yr": "year", "year": "year",
-    "years": "year", "y": "year", "Nm": "N*m", "kgm": "kg*m", "atm": "atm", "u": "dalton", "amu": "dalton", "Da": "dalton", "%": "percent",
-    "sec": "s", "secs": "s", "ohms": "ohm", "Ohm": "ohm", "Ohms": "ohm", "torr": "torr", "Torr": "torr",
-    "mmHg": "mmHg", "cc": "cm**3", "litre": "L", "liter": "L", "litres": "L", "liters": "L", "ly": "light_year",
-}
-WORD_UNITS = ("meter metre second gram newton joule watt pascal coulomb volt ampere amp farad tesla weber "
-              "henry hertz kelvin radian electronvolt calorie kilogram kilometer kilometre centimeter "
-              "centimetre millimeter millimetre nanometer nanometre microsecond millisecond kilojoule").split()
-PREFIXES = {"p": "p", "n": "n", "u": "u", "μ": "u", "m": "m", "c": "c", "k": "k", "M": "M", "G": "G", "T": "T",
-            "d": "d"}
-_DIMS = ("[length]", "[mass]", "[time]", "[current]", "[temperature]", "[substance]", "[luminosity]")
-Dim = tuple[float, ...]
-DIMLESS: Dim = (0.0,) * 7
-
-
-@lru_cache(maxsize=1)
-def _ureg():
-    from physr3.synth.units import ureg
-
-    return ureg()
-
-
-@dataclass(frozen=True)
-class UnitInfo:
-    """One unit word: pint spelling, factor to SI base units and SI dimension exponents."""
-
-    pint: str
-    factor: float
-    dim: Dim
-
-
-@lru_cache(maxsize=4096)
-def pint_unit(spelling: str) -> UnitInfo | None:
-    """Factor and dimensions of a pint unit expression ("m/s^2", "uF", "N*m^2/C^2"); None if unreadable."""
-    if not spelling:
-        return UnitInfo("", 1.0, DIMLESS)
-    try:
-        q = _ureg().Quantity(1.0, spelling.replace("^", "**")).to_base_units()
-        q2 = _ureg().Quantity(2.0, spelling.replace("^", "**")).to_base_units()
-    except Exception:  # pint raises many kinds (undefined unit, syntax, offset)
-        return None
-    if not math.isclose(q2.magnitude, 2 * q.magnitude, rel_tol=1e-9):
-        return None  # offset unit (degC)
-    dims = q.dimensionality
-    return UnitInfo(spelling, float(q.magnitude), tuple(float(dims.get(d, 0)) for d in _DIMS))
-
-
-@lru_cache(maxsize=4096)
-def unit_word(name: str) -> UnitInfo | None:
-    """The unit a single written word stands for (`kg`, `μF`, `MeV`, `Ω`, `°`, `joules`), or None."""
-    if name in PLAIN_UNITS:
-        return pint_unit(PLAIN_UNITS[name])
-    if name in BASE_UNITS:
-        return pint_unit(BASE_UNITS[name])
-    low = name.lower()
-    singular = low[:-1] if low.endswith("s") and low[:-1] in WORD_UNITS else low
-    if singular in WORD_UNITS:
-        return pint_unit(singular)
-    if len(name) >= 2 and name[0] in PREFIXES and name[1:] in BASE_UNITS and name[1:] not in ("bar", "Wh") \
-            and not (name[0] == "d" and name[1:] != "m") and not (name[0] == "c" and name[1:] not in ("m", "L")):
-        return pint_unit(PREFIXES[name[0]] + BASE_UNITS[name[1:]])
-    if name == "kWh":
-        return pint_unit("kWh")
-    return None
-
-
-def dim_of_unit(unit: str) -> Dim | None:
-    info = pint_unit(unit)
-    return None if info is None else info.dim
-
-
-# ---------------------------------------------------------------------------------------------- text
-def _brace(text: str, start: int) -> tuple[str, int] | None:
-    """Content of the {...} group opening at `start` (skipping spaces) and the index after it."""
-    while start < len(text) and text[start] == " ":
-        start += 1
-    if start >= len(text) or text[start] != "{":
-        return None
-    depth = 0
-    for i in range(start, len(text)):
-        depth += {"{": 1, "}": -1}.get(text[i], 0)
-        if depth == 0:
-            return text[start + 1:i], i + 1
-    return text[start + 1:], len(text)
-
-
-def _unwrap_latex(text: str) -> str:
-    r"""\frac{a}{b} -> ((a)/(b)); \sqrt{x} -> sqrt(x); \sqrt[n]{x} -> (x)^(1/(n)); \mathrm{x} -> x."""
-    pat = re.compile(r"\\(" + "|".join(_LATEX_WRAPPERS) + r"|[dt]?frac|sqrt)(?![A-Za-z])\s*")
-    for _ in range(60):
-        m = pat.search(text)
-        if not m:
-            break
-        name, end = m.group(1), m.end()
-        root = None
-        if name == "sqrt" and end < len(text) and text[end] == "[":
-            close = text.find("]", end)
-            if close > 0:
-                root, end = text[end + 1:close], close + 1
-        first = _brace(text, end)
-        if first is None:
-            text = text[:m.start()] + " " + (name if name == "sqrt" else "") + text[end:]
-            continue
-        inner, end = first
-        if name.endswith("frac"):
-            second = _brace(text, end)
-            repl = f"(({inner})/({second[0]}))" if second else f"({inner})"
-            end = second[1] if second else end
-        elif name == "sqrt":
-            repl = f"(({inner})^(1/({root})))" if root else f"sqrt({inner})"
-        else:
-            repl = f" {inner} " if name in ("text", "mathrm", "textrm", "rm", "mbox") else inner
-        text = text[:m.start()] + repl + text[end:]
-    return text
-
-
-def normalize(text: str) -> str:
-    """LaTeX, Unicode and Markdown maths -> the plain syntax the tokenizer reads."""
-    text = text[:MAX_CHARS * 2]
-    text = re.sub(r"\\[()\[\]]", " ", text).replace("$", " ").replace("`", " ")
-    text = re.sub(r"(?<=[\w)])\*\*(?=[\w(])", "^", text).replace("**", " ")  # v0**2 is a power, **x** bold
-    text = re.sub(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ)", "°", text)
-    text = _unwrap_latex(text)
-    for macro, repl in sorted(_LATEX_SIMPLE.items(), key=lambda kv: -len(kv[0])):
-        text = text.replace(macro, repl)
-    text = re.sub(r"\\(arc(?:sin|cos|tan)|sin|cos|tan|ln|log|exp)(?![A-Za-z])", r" \1 ", text)
-    text = re.sub(r"\\([A-Za-z]+)", lambda m: m.group(1) if m.group(1) in GREEK_NAMES else " ", text)
-    text = re.sub(r"_\s*\{([^{}]*)\}", lambda m: "_" + re.sub(r"[\s\\]", "", m.group(1)), text)
-    text = re.sub(r"\^\s*\{([^{}]*)\}", r"^(\1)", text)
-    for a, b in _UNICODE.items():
-        text = text.replace(a, b)
-    text = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+", lambda m: "^(" + m.group(0).translate(_SUPERSCRIPT) + ")", text)
-    text = re.sub(r"[₀₁₂₃₄₅₆₇₈₉ₓᵧ]+", lambda m: "_" + m.group(0).translate(_SUBSCRIPT), text)
-    text = re.sub(r"([\d)]\s*)μ\s+(?=[A-Za-zΩ])", r"\1μ", text)  # 2.0 \mu F -> 2.0 μF
-    text = re.sub(r"(?<=[\d)])\s*x\s*(?=[\d(])", " * ", text)  # 3.69 x 13.03
-    text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # 1,000 J
-    text = re.sub(r"(?<=[\d\s])ms\s*\^\s*\(?\s*-", "m s^-", text)  # 7.71 ms^-1 is m/s, not 1/millisecond
-    text = re.sub(r"/\s*(s|m|cm|mm|km)([23])\b", r"/\1^\2", text)  # m/s2 -> m/s^2
-    text = text.replace("{", "(").replace("}", ")")
-    # scientific notation: 3.2 * 10^(-19), 3.2 x 10^-19, 3.2e-19
-    text = re.sub(r"(\d(?:\.\d*)?)\s*[*x]\s*10\s*\^\s*\(?\s*([-+]?)\s*(\d+)\s*\)?", r"\1e\2\3 ", text)
-    return re.sub(r"\s+", " ", text).strip()
 
 
 # ---------------------------------------------------------------------------------------------- tokens
@@ -286,12 +121,13 @@ def symbol_like(name: str) -> bool:
 
 
 class _Parser:
-    def __init__(self, tokens: list[tuple[str, str]], names: Names, units_after_number: bool):
+    def __init__(self, tokens: list[tuple[str, str]], names: Names, units_after_number: bool, strict: bool = False):
         self.t = list(tokens)
         self.i = 0
         self.names = names
         self.units_first = units_after_number
         self.depth = 0
+        self.strict = strict
 
     # -- helpers
     def peek(self, k: int = 0) -> tuple[str, str] | None:
@@ -347,6 +183,8 @@ class _Parser:
                     return node
                 node = ("mul" if op == "*" else "div", node, rhs)
             elif self.starts_atom():
+                if self.strict and self.peek()[0] == "num" and self.t[self.i - 1][0] == "num":
+                    return node  # strict: two numbers side by side ("2.14 0.01 mm") are not a product
                 try:
                     rhs = self.power()
                 except ParseFail:
@@ -369,19 +207,12 @@ class _Parser:
             save = self.i
             self.take()
             try:
-                exp = self.unary_atom()
+                exp = self.unary()
             except ParseFail:
                 self.i = save
                 return base
             return ("pow", base, exp)
         return base
-
-    def unary_atom(self) -> Node:
-        if self.is_op("-") or self.is_op("+"):
-            op = self.take()[1]
-            inner = self.unary_atom()
-            return ("neg", inner) if op == "-" else inner
-        return self.power()
 
     def atom(self) -> Node:
         kind, value = self.take()
@@ -414,9 +245,11 @@ class _Parser:
         power = None
         if self.is_op("^"):  # sin^2 x
             self.take()
-            power = self.unary_atom()
+            power = self.unary()
         if self.is_op("("):
             arg = self.atom()
+        elif self.strict:
+            raise ParseFail(f"function {fname} needs parentheses")
         else:
             arg = self.power()
             if arg[0] == "num" and self.peek() and self.peek()[0] == "name":  # sin 2θ
@@ -438,7 +271,7 @@ class _Parser:
         unit = unit_word(raw)
         if unit is not None and len(c) >= 2:  # a lone letter (m, s, d, A) away from a number is a symbol
             return ("qty", 1.0, unit.factor, unit.dim, raw)
-        pieces = self.split(c)
+        pieces = None if self.strict else self.split(c)
         if pieces:
             self.t[self.i - 1:self.i] = [("name", p) for p in pieces]
             self.i -= 1
@@ -548,19 +381,20 @@ class _Parser:
 
 
 def parse_prefix(text_or_tokens: str | list[tuple[str, str]], names: Names, units_after_number: bool = True,
-                 ) -> tuple[Node, int, int]:
+                 strict: bool = False) -> tuple[Node, int, int]:
     """Parse the longest expression at the start; returns (node, tokens used, tokens in total)."""
     tokens = tokenize(normalize(text_or_tokens)) if isinstance(text_or_tokens, str) else text_or_tokens
     if not tokens or len(tokens) > MAX_TOKENS:
         raise ParseFail("empty or too long")
-    p = _Parser(tokens, names, units_after_number)
+    p = _Parser(tokens, names, units_after_number, strict)
     node = p.expr()
     return node, p.i, len(p.t)
 
 
-def parse_full(text: str, names: Names, units_after_number: bool = True) -> Node:
-    """Parse the whole text as one expression (ParseFail if anything is left over)."""
-    node, used, total = parse_prefix(text, names, units_after_number)
+def parse_full(text: str, names: Names, units_after_number: bool = True, strict: bool = False) -> Node:
+    """Parse the whole text as one expression (ParseFail if anything is left over). `strict` (the code
+    channel's mode): a function needs parentheses and a run of letters is never split into names."""
+    node, used, total = parse_prefix(text, names, units_after_number, strict)
     if used != total:
         raise ParseFail("text left over")
     return node
@@ -711,10 +545,6 @@ def dimension(node: Node, dims: Mapping[str, Dim | None]) -> Dim | None:
     except EvalError:
         return None
     return tuple(x * exp for x in a)
-
-
-def same_dim(a: Dim | None, b: Dim | None) -> bool:
-    return a is not None and b is not None and all(abs(x - y) < 1e-9 for x, y in zip(a, b))
 
 
 def to_text(node: Node) -> str:

@@ -10,11 +10,11 @@ import math
 
 import pytest
 
+from physr3 import quantity as mp
 from physr3.feedback import code as cc
-from physr3.feedback import expr as ex
 from physr3.feedback.sandbox import run_code
+from physr3.quantity import arith as ex
 from physr3.solution import parse_solution, render_solution
-from physr3.verify import mathparse as mp
 
 
 def _verifier_value(text: str) -> float:
