@@ -326,6 +326,11 @@ class SymbolicVerifier:
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
                 said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+                if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
+                    m = _WORDS_SYMBOL.match(said)
+                    if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
+                              or mp.canonical_name(m.group(2)) in checker.names):  # not "(hc)": h times c
+                        said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
                 clauses = split_clauses(said)[:MAX_CLAUSES]
                 checker.label = said if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
@@ -360,6 +365,9 @@ class SymbolicVerifier:
                     number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
             if finding is None:
                 continue
+            j = finding.info.pop("step_index", None)
+            if j is not None and 0 <= j < i:  # the error began at an earlier step (a swap of two givens)
+                number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
             finding.step = number
             finding.info["tag"] = step.tag
             if finding.status == "fail":
@@ -565,6 +573,9 @@ class SymbolicVerifier:
         step; one that names only givens, an invented quantity or nothing fails at its first step."""
         first = None
         for k, (i, s) in enumerate(find_steps):
+            valued = checker.target_with_value(s.text)  # "Sound intensity level: 37.9 W/m^2"
+            if valued is not None:
+                return i, valued
             named, fail = checker.check_target(s.text)
             if named or (fail is None and (checker.names_target(s.text, lenient=True)
                                            or checker.described(s.text) == checker.gt.target)):
@@ -625,6 +636,10 @@ _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
 # a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
 # a decimal point is required, so "m1 = 2 kg" and "v2" stay names
 _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")
+# a given written as "words (SYMBOL) = value" or "words (SYMBOL): value": the symbol is the name, the words
+# its description (one clause, the value running to the end of the step)
+_WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[:=]\s*"
+                           r"([-+]?\.?\d[^=;,]*?)\s*$")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

@@ -115,6 +115,10 @@ class _Checker:
         self.def_step: dict[str, int] = {}  # symbol the solution defined -> index of the defining step
         self.confirmed: set[str] = set()  # solution symbols used in a comparison that passed
         self.verified_eq: set[str] = set()  # quantities whose governing relation the solution wrote right
+        # a given's letter written with another given's value and no words (`R = 906 km` for the height h):
+        # read as a label; letter -> (the given whose value it holds, step index), so that a later step
+        # writing that given's letter with the first letter's value shows a swap (blamed on the first)
+        self.loose_labels: dict[str, tuple[str, int]] = {}
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -363,7 +367,17 @@ class _Checker:
             other = next((s for s, o in self.gt.givens.items() if s != name and (
                 (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
                 or (with_units and self.fits_given(s, readings)))), None)
-            if other and other not in self.stated and self.described(self.label) == other:
+            swapped = self.loose_labels.get(other or "")
+            if swapped and swapped[0] == name:  # `V2 = 14.6 L` (V1's value), then `V1 = 33.3 L` (V2's)
+                return Finding(0, "fail", "MC", f"states {other} = {_with_unit(float(self.gt.givens[name]['value']), unit)}"
+                               f", which is the value of {name}: the values of {name} and {other} are swapped "
+                               f"(step {swapped[1] + 1} onwards).", info={"check": "given_swap", "symbol": other,
+                                                                         "step_index": swapped[1]})
+            loose = other and not self.has_words(self.label) and all(self.unit_kind_fits(name, n) for n in readings)
+            if other and other not in self.stated and (self.described(self.label) == other or loose):
+                # ... or `R = 906 km` for the height h with no words at all: the letter is only a label
+                if loose and self.described(self.label) != other:
+                    self.loose_labels[name] = (other, self.step_index)
                 # `m = 4 g/mol (molar mass)`: the solution's letter for M, its meaning said in words
                 self.names[name] = other
                 self.aliased.add(other)
@@ -415,7 +429,8 @@ class _Checker:
         value, an intermediate, a derived value stated early (accepted); otherwise the unknown is listed as
         given (`T = 14.1 N`, the target's value copied from an option, or a wrong value): MC."""
         readings = [n for _, rs in segs for n in rs]
-        if all(mp.has_units(n) for n in readings) and not any(self.unit_kind_fits(name, n) for n in readings):
+        if all(mp.has_units(n) for n in readings) and not any(self.unit_kind_fits(name, n) for n in readings) \
+                and not self._label_for_given(name, readings):
             raw = segs[0][0]
             return Finding(0, "fail", "MC", f"writes {name} ({self.gt.descriptions.get(name, '')}) = {raw[:40]}, a "
                            f"value of another kind than {self.gt.units.get(name) or 'a pure number'}.",
@@ -436,6 +451,14 @@ class _Checker:
         return Finding(0, "fail", "MC", f"lists the unknown {name} ({self.gt.descriptions.get(name, '')}) as a given, "
                        f"{name} = {raw if len(raw) < 40 else raw[:37] + '...'}; it is to be found.",
                        info={"check": "given_unknown", "symbol": name})
+
+    def _label_for_given(self, name: str, readings: list[mp.Node]) -> bool:
+        """Whether the problem's letter `name` (a quantity to be found) holding another given's value is
+        only the solution's label for that given: the letter is the given's own in another case (`v = 3.7
+        kV` for the potential difference V) or the step's words describe that given ("f = 2.80 m/s
+        (speed)"). A letter is a label; the value and the words say what is meant."""
+        alias = self.alias_given(readings)
+        return bool(alias) and (alias.lower() == name.lower() or self.described_as(alias, self.label))
 
     def stated_again(self, name: str, readings: list[mp.Node], label: str = "") -> str | None:
         """A given already stated under another name (or in other words) that this value repeats, when no
@@ -623,12 +646,14 @@ class _Checker:
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
                         not (alias and self.described_as(alias, self.label)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
-                if meant in self.gt.equations and meant != alias:
+                if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant):
                     return self.described_unknown(meant, _raw)
                 kind = _conventional_dim(name)
-                if kind is not None and not any(mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
-                                                if mp.has_units(n) for d in kind[1]) and \
-                        all(mp.has_units(n) for n in readings):
+                # a given's value under a letter that usually means another kind (`v = 41.2 cm`) is the
+                # solution's label for that given (a symbol is a label; its value and words decide)
+                if kind is not None and not alias and not any(
+                        mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
+                        if mp.has_units(n) for d in kind[1]) and all(mp.has_units(n) for n in readings):
                     return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
                                    f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
                 if alias:
@@ -781,6 +806,57 @@ class _Checker:
             return None
         return best[0][2]
 
+    def words_fit_alias(self, alias: str | None, label: str, meant: str | None = None) -> bool:
+        """Whether a value that is given `alias`'s value is described by words that fit it too ("Speed of
+        sound: 331 m/s" for the speed of sound at the reference temperature, although the words cover
+        the speed of sound in the pipe, a quantity to be found, better): then it is that given, stated
+        loosely, not the unknown given a value. Not when the words hold what sets the unknown `meant`
+        apart from the given ("temperature of the interface" for the hot face's value: the unknown)."""
+        if not alias:
+            return False
+
+        def stems(text: str) -> set[str]:
+            return {_stem_syn(w) for w in _stems(text) - _DESC_GENERIC if len(w) > 2}
+
+        mine = stems(_strip_numbers(mp.normalize(label)))
+        theirs = stems(self.gt.descriptions.get(alias, ""))
+        apart = stems(self.gt.descriptions.get(meant, "")) - theirs if meant else set()
+        return bool(mine & theirs) and not (mine & apart)
+
+    def has_words(self, label: str) -> bool:
+        """Whether a stated clause has words of its own, anywhere (not symbols, units, functions or Greek
+        letters): "speed of sound (c) = 331 m/s", "N = 45 protons" have; "R = 906 km" has none."""
+        for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", mp.normalize(label)):
+            if mp.canonical_name(w) in self.names or w in mp.FUNCTIONS or w in mp.GREEK_NAMES or \
+                    mp.unit_word(w) is not None:
+                continue
+            return True
+        return False
+
+    def target_with_value(self, text: str) -> Finding | None:
+        """A <find> step that names the target and gives it a value ("Sound intensity level: 37.9 W/m^2",
+        "The period: T = 0.718 m/s", "p = 121 W"): the unknown listed as if it were given (MC, whatever
+        the number; the rubric's error). The target is named by its symbol (any case), by its
+        description, or by most of its description's content words; `target = <expression>` is an
+        equation, checked as such, not a value."""
+        plain = mp.normalize(_strip_remarks(text))
+        m = _NAMED_VALUE.match(plain)
+        if not m:
+            return None
+        head = m.group("head").strip()
+        target = self.gt.target
+        tokens = re.findall(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ]*", head)
+        by_symbol = bool(tokens) and any(self.names.get(mp.canonical_name(t)) == target
+                                         or t.lower() == target.lower() for t in tokens[-1:])
+        words = [w for w in re.findall(r"[a-z]{4,}", self.gt.target_desc.lower()) if w not in mp.STOPWORDS]
+        low = head.lower()
+        by_words = bool(words) and sum(w in low for w in words) >= max(1, math.ceil(0.6 * len(words)))
+        if not (by_symbol or by_words or self.described(head) == target):
+            return None
+        value = m.group("value").strip()
+        return Finding(0, "fail", "MC", f"lists {target}, the quantity asked for, with a value ({value[:40]}) as if "
+                       f"it were given.", info={"check": "target", "found": target})
+
     def fits_given(self, name: str, readings: list[mp.Node]) -> bool:
         g = self.gt.givens[name]
         return self.given_ok(name, readings, float(g["value"]), self.gt.factors.get(name, 1.0))
@@ -907,7 +983,7 @@ class _Checker:
             meant = self.described(label)
             if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
                 return self.misdescribed_given(meant, mp.to_text(node), alias)
-            if meant in self.gt.equations and meant != alias:
+            if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, label, meant):
                 return self.described_unknown(meant, mp.to_text(node))
             which = _WHICH_IS.match(plain[start:])
             foreign = self.foreign_words(alias, which.group(1)) if alias and which else None
@@ -1112,6 +1188,11 @@ _VALUE_ONLY = re.compile(r"\s*[:=]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\
 # what a stated number is said to be: "15.2 pm, which is the product of ..."
 _WHICH_IS = re.compile(r"\s*,?\s*which\s+(?:is|are|represents?|means?)\s+(?:the\s+|a\s+|an\s+)?([^,.;]+)",
                        re.IGNORECASE)
+# "NAME-OR-WORDS: value [unit]" / "... = value [unit]" / "... is value [unit]": a quantity stated with a value
+_NAMED_VALUE = re.compile(r"^(?P<head>[^=:\d]*?[A-Za-zα-ωΑ-Ωμ][^=:\d]*?)\s*(?::|=|\bis\b)\s*"
+                          r"(?:[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*=\s*)?"
+                          r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
+                          r"(?:\s*[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?)\s*\.?\s*$")
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
@@ -1198,7 +1279,8 @@ def _stems(text: str) -> set[str]:
 
 
 # words a small model uses for the same quantity (their 5-letter stems), read as one when matching meanings
-_STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt"}
+_STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt",
+                  "volta": "poten", "masse": "mass"}  # voltage: a potential difference; "masses"
 
 
 # first words of a remark about a value rather than a description of the quantity
