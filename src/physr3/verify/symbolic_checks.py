@@ -119,6 +119,8 @@ class _Checker:
         # read as a label; letter -> (the given whose value it holds, step index), so that a later step
         # writing that given's letter with the first letter's value shows a swap (blamed on the first)
         self.loose_labels: dict[str, tuple[str, int]] = {}
+        self.letter = ""  # the letter the given clause being checked was written with
+        self.letter_for: dict[str, str] = {}  # a letter written with another given's value -> that given
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -304,6 +306,11 @@ class _Checker:
                 if name in self.gt.equations:
                     return self.given_computed(name, plain)
             if name in self.gt.givens and all(rs for _, rs in plain):
+                token = _LAST_NAME.search(mp.normalize(parts[0]))
+                self.letter = mp.canonical_name(token.group(0)) if token else name
+                if self.letter != name and self.letter in self.gt.givens and tag == "given" and \
+                        self.fits_given(self.letter, [n for _, rs in plain for n in rs]):
+                    name = self.letter  # `R = 6370 km` after `R = 906 km` (a label for h): R's own value
                 self.stated.setdefault(name, (name, self.label))
                 return self.check_given(name, plain)
             if name in self.env[0] or any(name in env for env in self.env):
@@ -368,16 +375,21 @@ class _Checker:
                 (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
                 or (with_units and self.fits_given(s, readings)))), None)
             swapped = self.loose_labels.get(other or "")
-            if swapped and swapped[0] == name:  # `V2 = 14.6 L` (V1's value), then `V1 = 33.3 L` (V2's)
+            if swapped and swapped[0] == name and self.letter != other:
+                # `V2 = 14.6 L` (V1's value), then `V1 = 33.3 L` (V2's); not `R` written again with its own value
                 return Finding(0, "fail", "MC", f"states {other} = {_with_unit(float(self.gt.givens[name]['value']), unit)}"
                                f", which is the value of {name}: the values of {name} and {other} are swapped "
                                f"(step {swapped[1] + 1} onwards).", info={"check": "given_swap", "symbol": other,
                                                                          "step_index": swapped[1]})
             loose = other and not self.has_words(self.label) and all(self.unit_kind_fits(name, n) for n in readings)
-            if other and other not in self.stated and (self.described(self.label) == other or loose):
+            again = bool(other) and self.letter_for.get(self.letter) == other  # `n = 47 protons` said twice
+            if other and (other not in self.stated or again) and (
+                    self.described(self.label) == other or loose or again):
                 # ... or `R = 906 km` for the height h with no words at all: the letter is only a label
                 if loose and self.described(self.label) != other:
                     self.loose_labels[name] = (other, self.step_index)
+                if self.letter:
+                    self.letter_for[self.letter] = other
                 # `m = 4 g/mol (molar mass)`: the solution's letter for M, its meaning said in words
                 self.names[name] = other
                 self.aliased.add(other)
@@ -987,6 +999,14 @@ class _Checker:
                 return self.described_unknown(meant, mp.to_text(node))
             which = _WHICH_IS.match(plain[start:])
             foreign = self.foreign_words(alias, which.group(1)) if alias and which else None
+            after = None
+            if alias and not self.has_words(label):
+                after = _VALUE_THEN_WORDS.match(plain[m.start():])
+                whole = mp.normalize(self.label)
+                if after is None and len(re.findall(r"(?<![\w.])\d", whole)) == 1:  # "172 g (specific heat)"
+                    after = _VALUE_THEN_WORDS.search(whole)
+            if after and not foreign:  # "140 g: specific heat": the words after the value say what it is
+                foreign = self.foreign_words(alias, "= " + after.group(1))
             if foreign:  # "... is 385 mm^-1, which is the refractive index of the light": another meaning
                 return Finding(0, "fail", "MC", f"says {mp.to_text(node)} is the {foreign}; in the problem it is the "
                                f"{self.gt.descriptions.get(alias, alias)}.",
@@ -1038,6 +1058,8 @@ class _Checker:
         if named:
             return True
         if not lenient or fail is not None:
+            return False
+        if self.described(text) not in (None, self.gt.target):  # "Nmin = 51 neutrons": N, not the target
             return False
         words = {w for w in _stems(" ".join(re.findall(r"[A-Za-z]{4,}", self.gt.target_desc)))
                  if w not in _GENERIC_STEMS}
@@ -1173,7 +1195,17 @@ class _Checker:
             elif any(f and f in formulas for f in (_formula_key(c) for c in [p.get("name", ""), *p.get("keywords", [])]
                                                    if "=" in c for c in re.findall(r"[^()]*=[^()]*", c))):
                 hits.add(i)
+            elif self.restates(p.get("statement", ""), words):
+                hits.add(i)
         return hits
+
+    @staticmethod
+    def restates(statement: str, words: set[str]) -> bool:
+        """Whether a step's word stems cover most (60%, at least 3) of the content stems of a principle's
+        statement: the principle said in other words ("Apparent gravity in an accelerating frame: ... as
+        if gravity were g_eff = g + a" for "Effective gravity", whose keywords it does not use)."""
+        content = {w for w in _stems(statement) if len(w) >= 4 and not w.isdigit()} - _DESC_GENERIC
+        return len(content) >= 3 and len(content & words) >= 0.6 * len(content)
 
 
 MAX_GIVEN_CLAUSES = 12
@@ -1185,6 +1217,9 @@ def _formula_key(text: str) -> str:
 # the rest of a <find> step after the target's name when it assigns a bare number: ": 25 C", "= 4.4 m/s"
 _VALUE_ONLY = re.compile(r"\s*[:=]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
                          r"\s*(?P<unit>[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?\s*\.?\s*$")
+# a value followed by a colon and words ("140 g: specific heat"): the words describe the value
+_VALUE_THEN_WORDS = re.compile(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?\s*[A-Za-zμΩ°/*^\d\s]{0,20}?(?::\s*|\(\s*)"
+                               r"([A-Za-z][A-Za-z '-]+)")
 # what a stated number is said to be: "15.2 pm, which is the product of ..."
 _WHICH_IS = re.compile(r"\s*,?\s*which\s+(?:is|are|represents?|means?)\s+(?:the\s+|a\s+|an\s+)?([^,.;]+)",
                        re.IGNORECASE)
