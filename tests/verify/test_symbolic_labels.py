@@ -115,3 +115,24 @@ def test_find_step_whose_words_describe_another_quantity_does_not_name_the_targe
     # neutron_separation_energy: "neutrons" shares a word with the target's description, but the step is N
     v = _verdict(verifier, "neutron_separation_energy", {5: "Nmin = 36 neutrons"})
     assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+
+
+def test_constant_of_a_kind_the_problem_does_not_have_is_an_invented_given(verifier: SymbolicVerifier) -> None:
+    # satellite_escape_energy has no acceleration: 9.81 m/s^2 is a quantity invented with a value
+    v = _verdict(verifier, "satellite_escape_energy", {3: "T = 9.81 m/s^2"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    # under its usual name the constant is restated, not needed but true
+    ok = _verdict(verifier, "satellite_escape_energy", {3: "g = 9.81 m/s^2"})
+    assert ok.error_step != 3, ok.explanation
+    # in a problem with an acceleration (pendulum_in_lift_period) g stated as 9.81 is implied
+    ok = _verdict(verifier, "pendulum_in_lift_period", {3: "g = 9.81 m/s^2"})
+    assert ok.error_step == 0, ok.explanation
+
+
+def test_given_with_words_for_its_left_hand_side_is_judged_by_them(verifier: SymbolicVerifier) -> None:
+    # sound_intensity_level: the reference intensity's value called the acoustic power, in two layouts
+    for text in ("<acoustic power> = 1e-12 W/m^2", "acoustic power = 1e-12 W/m^2"):
+        v = _verdict(verifier, "sound_intensity_level", {1: text})
+        assert (v.error_step, v.error_type) == (1, "MC"), (text, v.explanation)
+    ok = _verdict(verifier, "sound_intensity_level", {1: "<acoustic power> = 3.6 W"})
+    assert ok.error_step == 0, ok.explanation

@@ -326,6 +326,12 @@ class SymbolicVerifier:
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
                 said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+                if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
+                    said = _ANGLE_WORDS.sub(r"\1", said)
+                words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
+                if words_lhs and checker.has_words(words_lhs.group(1)) and \
+                        not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
+                    said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
                 if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
                     m = _WORDS_SYMBOL.match(said)
                     if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
@@ -640,6 +646,9 @@ _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ�
 # its description (one clause, the value running to the end of the step)
 _WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[:=]\s*"
                            r"([-+]?\.?\d[^=;,]*?)\s*$")
+_ANGLE_WORDS = re.compile(r"<\s*(?!/?\s*(?:" + "|".join(TAGS) + r")\b)([A-Za-z][A-Za-z '-]{1,60}?)\s*>")
+# a given whose left-hand side is words only ("acoustic power = 1e-12 W/m^2"): read as "words: value"
+_WORDS_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z'-]+)+)\s*=\s*(?=[-+.]?\d)")  # two words or more
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

@@ -676,7 +676,7 @@ class _Checker:
                 again = self.stated_again(name, readings, self.label)
                 if again:
                     return self.repeated_given(again, _raw)
-                if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
+                if self.implied(all_readings, name) is None:  # a stated given that is no quantity of the problem
                     return self.unmatched_given(name, _raw)
                 self.hits.add("given")
                 self.decided = True
@@ -887,7 +887,7 @@ class _Checker:
                        info={"check": "given_described", "symbol": meant})
 
     # -- givens that are no quantity of the problem
-    def implied(self, readings: list[mp.Node]) -> str | None:
+    def implied(self, readings: list[mp.Node], name: str | None = None) -> str | None:
         """What a stated number that is no given of the problem may legitimately be, or None: zero, a
         physical constant (`CONSTANTS_SI`, `CONSTANT_MAGNITUDES`), a number written in the question, or
         the value (SI or display unit, within `value_rel`) of any quantity of the ground truth, a correct
@@ -904,7 +904,8 @@ class _Checker:
             dim = mp.dimension(node, self.dims) if node[0] == "qty" else None
             if any(self.close(abs(v), c, self.tol.constant_rel) and (
                     dim is None or not u or mp.same_dim(dim, mp.dim_of_unit(u.replace("^", "**"))))
-                    for v in vals for c, u in zip(CONSTANTS_SI, CONSTANT_UNITS)):
+                    for v in vals for c, u in zip(CONSTANTS_SI, CONSTANT_UNITS)) and (
+                    name is None or name in CONSTANT_NAME_WORDS or self.kind_in_problem(dim)):
                 return "a physical constant"
             if node[0] == "num" and any(self.close(abs(node[1]), c, 1e-3) for c in CONSTANT_MAGNITUDES):
                 return "a physical constant"
@@ -928,6 +929,15 @@ class _Checker:
                     if any(self.close(vals[0], c, self.tol.value_rel) for c in (a + b, abs(a - b))):
                         return "a sum or difference of givens"
         return None
+
+    def kind_in_problem(self, dim: mp.Dim | None) -> bool:
+        """Whether the problem has a quantity of this dimension (always, for a bare number): a constant
+        written with a unit under a name that is not its usual one is implied only where such a quantity
+        takes part (`T = 9.81 m/s^2` in an orbit problem, with no acceleration, is a quantity invented with
+        a value; `g = 9.8 m/s^2` there is the constant restated, not needed but true)."""
+        if dim is None:
+            return True
+        return any(d is not None and mp.same_dim(d, dim) for d in self.gt.dims.values())
 
     def given_pairs(self, dim: mp.Dim | None = None) -> list[tuple[float, float]]:
         """SI values of pairs of givens stated in the same unit (of dimension `dim` when given)."""
