@@ -136,3 +136,12 @@ def test_given_with_words_for_its_left_hand_side_is_judged_by_them(verifier: Sym
         assert (v.error_step, v.error_type) == (1, "MC"), (text, v.explanation)
     ok = _verdict(verifier, "sound_intensity_level", {1: "<acoustic power> = 3.6 W"})
     assert ok.error_step == 0, ok.explanation
+
+
+def test_given_names_with_digits_but_no_value_must_be_givens(verifier: SymbolicVerifier) -> None:
+    # projectile_range: "v0 (launch speed)" names a given; "u0 (initial air speed)" names none (a digit
+    # inside a name is no number)
+    ok = _verdict(verifier, "projectile_range", {1: "v0 (initial speed)", 2: "theta (angle above the horizontal)"})
+    assert ok.error_step not in (1, 2), ok.explanation
+    v = _verdict(verifier, "projectile_range", {2: "u0 (initial air speed)"})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation

@@ -969,7 +969,7 @@ class _Checker:
         problem; numbers with a unit or a decimal point ("Mass: 2.0 kg") must be quantities of it (a given
         by value, or `implied`). Prose without either is not judged."""
         plain = mp.normalize(_strip_remarks(text))
-        if not re.search(r"\d", plain):
+        if not re.search(r"(?<![A-Za-z_\d])\d", plain):  # no number ("v0", "m1, m2" are names, not numbers)
             meant = self.described(self.label, strict=True)
             if meant in self.gt.equations and meant not in self.gt.givens:  # "energy: kinetic energy: Joules"
                 return Finding(0, "fail", "MC", f"lists the {self.gt.descriptions.get(meant, meant)}, a quantity to be "
