@@ -145,3 +145,19 @@ def test_given_names_with_digits_but_no_value_must_be_givens(verifier: SymbolicV
     assert ok.error_step not in (1, 2), ok.explanation
     v = _verdict(verifier, "projectile_range", {2: "u0 (initial air speed)"})
     assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+
+
+def test_wrong_relation_for_the_unknown_among_the_givens_is_cm(verifier: SymbolicVerifier) -> None:
+    # isothermal_expansion_heat: Q written as n*R*T in <given> is a wrong relation (CM by cause), a bare
+    # value for Q there is the unknown listed as given (MC)
+    v = _verdict(verifier, "isothermal_expansion_heat", {5: "Q = (0.54 mol)*(8.314 J/(mol*K))*(484 K)"})
+    assert (v.error_step, v.error_type) == (5, "CM"), v.explanation
+    v = _verdict(verifier, "isothermal_expansion_heat", {5: "Q = 3.12 J"})
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+
+
+def test_given_line_naming_a_quantity_the_problem_does_not_have_is_mc(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "photon_radiation_force", {2: "refractive index (n)"})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    ok = _verdict(verifier, "photon_radiation_force", {2: "wavelength of the light (lam)"})
+    assert ok.error_step != 2, ok.explanation

@@ -460,6 +460,11 @@ class _Checker:
             self.decided = True
             return None
         raw = segs[0][0]
+        if any(n[0] not in ("num", "qty", "neg") for n in readings) and self.wrong_relation(("var", name), readings[0]):
+            # `Q = 2.5 mol * (15.4 L)`: a relation written among the givens, and a wrong one (CM by cause)
+            return Finding(0, "fail", "CM", f"writes {name} = {raw if len(raw) < 40 else raw[:37] + '...'}, a relation "
+                           f"that does not hold; {self.expected_relation(name)}", info={"check": "equation",
+                                                                                        "symbol": name})
         return Finding(0, "fail", "MC", f"lists the unknown {name} ({self.gt.descriptions.get(name, '')}) as a given, "
                        f"{name} = {raw if len(raw) < 40 else raw[:37] + '...'}; it is to be found.",
                        info={"check": "given_unknown", "symbol": name})
@@ -976,7 +981,7 @@ class _Checker:
                                "found, among the givens.", info={"check": "given_unknown", "symbol": meant})
             words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
             if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
-                return None
+                return self.invented_name(plain)
             unknown = [w for w in words if not self.known_given_name(w, any_symbol)]
             if not unknown:
                 self.hits.add("given")
@@ -1036,6 +1041,20 @@ class _Checker:
                            f"given nor a value it implies); the problem gives {self.given_list()}.",
                            info={"check": "given_unmatched"})
         return None
+
+    def invented_name(self, plain: str) -> Finding | None:
+        """A given line "words (SYMBOL)" without a value ("refractive index (n)") whose symbol is no name of
+        the problem and whose words share no content word with any quantity of it: a quantity the problem
+        does not have (MC). Words that share one ("initial speed (u)") are not judged."""
+        m = re.fullmatch(r"\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[.,]?\s*", plain)
+        if not m or mp.canonical_name(m.group(2)) in self.names or m.group(2) in CONSTANT_NAME_WORDS:
+            return None
+        mine = {_stem_syn(w) for w in _stems(m.group(1)) - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
+        if not mine or any(mine & {_stem_syn(w) for w in _stems(d)} for d in self.gt.descriptions.values()):
+            return None
+        return Finding(0, "fail", "MC", f"names {m.group(2)} ({m.group(1).strip()}), a quantity the problem does not "
+                       f"have; the problem gives {self.given_list()}.", info={"check": "given_unmatched",
+                                                                              "symbol": m.group(2)})
 
     def given_like(self, text: str) -> bool:
         """An untagged step that reads as a given statement: every clause `name = number [unit]`, or no
