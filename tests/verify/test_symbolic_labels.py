@@ -161,3 +161,13 @@ def test_given_line_naming_a_quantity_the_problem_does_not_have_is_mc(verifier: 
     assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
     ok = _verdict(verifier, "photon_radiation_force", {2: "wavelength of the light (lam)"})
     assert ok.error_step != 2, ok.explanation
+
+
+def test_words_naming_a_quantity_to_be_found_with_another_givens_value_is_mc(verifier: SymbolicVerifier) -> None:
+    # concave_mirror_image_distance: u = 67.3 cm; f (= Rc/2) is computed. "f = 67.3 cm (image focal length)"
+    # says the focal length is the object distance's value
+    v = _verdict(verifier, "concave_mirror_image_distance", {1: "f = 67.3 cm (image focal length)"})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    # the same letter with words for the object distance is the solution's label for u
+    ok = _verdict(verifier, "concave_mirror_image_distance", {1: "f = 67.3 cm (object distance)"})
+    assert ok.error_step != 1, ok.explanation

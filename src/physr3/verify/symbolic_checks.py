@@ -448,6 +448,12 @@ class _Checker:
                            f"value of another kind than {self.gt.units.get(name) or 'a pure number'}.",
                            info={"check": "given_symbol", "symbol": name})
         alias = self.alias_given(readings)
+        if alias and self.described(self.label) == name and not self.words_fit_alias(alias, self.label, name):
+            # `f = 130 cm (image focal length)`: the words say it is f, the value is the object distance u's
+            raw = segs[0][0]
+            return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(name, name)} as {raw[:40]}, which is "
+                           f"the value of {alias} ({self.gt.descriptions.get(alias, '')}); {name} is to be found.",
+                           info={"check": "given_described", "symbol": name})
         if alias:
             self.names[name] = alias
             self.aliased.add(alias)
