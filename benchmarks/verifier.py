@@ -23,9 +23,9 @@ its first step and type). Printed, all from this one run:
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets (issue 4): step >= 95%, type >= 90%, ground truth passed >= 99%.
 
-The real set (`--real`, default `benchmarks/data/real_solutions/test.jsonl`, the HELD-OUT part: while changing
-the verifier pass `--real benchmarks/data/real_solutions/dev.jsonl`, or `--real ""` for the injected set only,
-so the test part is measured once, after the last change; skipped with a message when the file is absent):
+The real set (`--real`, default `benchmarks/data/real_solutions/test.jsonl`; since round 3 both dev and test
+have been tuned on (see that folder's README), so a held-out figure needs a set labelled apart, passed with
+`--real PATH`; `--real ""` for the injected set only; skipped with a message when the file is absent):
 `physr3 verify` input lines with `label_error_step` (1-based, 0 = no error) and
 `label_error_type` (MC | CM | CE | none) from human annotators. Printed: first-error step exact and within
 one step, error type, Cohen's kappa of the type with "none" as a class (`sklearn.metrics.cohen_kappa_score`),

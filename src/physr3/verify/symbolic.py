@@ -117,6 +117,24 @@ What is checked, and the type of a failure:
   Wrong number in a substitution: MC when it is another given's value and putting the right given there
   makes the step right (the wrong quantity was read: m2 plugged in for m1); every other wrong number is
   CE (a copying or arithmetic slip; a misread of the problem shows first in <given>, which is MC).
+- Letters are labels, values and words are meaning (issue 12, third round, from labelled real solutions
+  on dev and test). A problem's letter holding another given's value is the solution's label for that
+  given when the letter is the given's own in another case (`v = 3.7 kV` for V), when the step's words
+  describe that given, or when the step has no words at all (`R = 906 km` for the height h); if a later
+  step then writes that given's letter with the first letter's value, the two were swapped (MC at the
+  first). A letter's own value after such use is that letter's given again. Words decide: words naming
+  a quantity to be found with another given's value (`f = 130 cm (image focal length)`) are MC; loose
+  words that fit a given's value ("Speed of sound: 331 m/s" for v0) are that given unless they hold what
+  sets the unknown apart ("temperature of the interface"); words after a bare value ("140 g: specific
+  heat", "172 g (specific heat)") and a left-hand side of words ("<acoustic power> = 1e-12 W/m^2",
+  "Tension (T) = 180 N") are read as its description. A <find> step that gives the target a value
+  ("Sound intensity level: 37.9 W/m^2", "p = 121 W") is MC; one whose words describe another quantity
+  ("Nmin = 51 neutrons") does not name the target. A given line "words (SYMBOL)" without a value whose
+  symbol and words match no quantity of the problem ("refractive index (n)") is MC, and so is a name
+  with digits and no value that is no given ("u0 (initial air speed)"). A constant under a name not its
+  own (`T = 9.81 m/s^2`) is implied only where the problem has a quantity of its kind. A wrong relation
+  for the unknown written among the givens (`Q = n*R*T` with numbers) is CM. A principle restated in
+  other words (60% of its statement's content words) counts as stated.
 - Type by cause, not by section (issue 12). A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
