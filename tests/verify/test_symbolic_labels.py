@@ -171,3 +171,14 @@ def test_words_naming_a_quantity_to_be_found_with_another_givens_value_is_mc(ver
     # the same letter with words for the object distance is the solution's label for u
     ok = _verdict(verifier, "concave_mirror_image_distance", {1: "f = 67.3 cm (object distance)"})
     assert ok.error_step != 1, ok.explanation
+
+
+@pytest.mark.parametrize("text", ["272 Hz: wavelength", "272 Hz (wavelength)", "wavelength = 272 Hz",
+                                  "<wavelength> = 272 Hz"])
+def test_a_givens_value_described_as_another_given_is_mc_in_every_layout(verifier: SymbolicVerifier,
+                                                                          text: str) -> None:
+    # wave_speed_from_frequency (level 1): f = 272 Hz (frequency of the wave), lam = 0.338 m (wavelength)
+    v = _verdict(verifier, "wave_speed_from_frequency", {1: text})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    ok = _verdict(verifier, "wave_speed_from_frequency", {1: text.replace("wavelength", "frequency of the wave")})
+    assert ok.error_step == 0, ok.explanation

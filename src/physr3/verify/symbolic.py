@@ -347,6 +347,9 @@ class SymbolicVerifier:
                 if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
                     said = _ANGLE_WORDS.sub(r"\1", said)
                 words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
+                word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
+                if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
+                    words_lhs = word_lhs
                 if words_lhs and checker.has_words(words_lhs.group(1)) and \
                         not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
                     said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
@@ -667,6 +670,7 @@ _WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-
 _ANGLE_WORDS = re.compile(r"<\s*(?!/?\s*(?:" + "|".join(TAGS) + r")\b)([A-Za-z][A-Za-z '-]{1,60}?)\s*>")
 # a given whose left-hand side is words only ("acoustic power = 1e-12 W/m^2"): read as "words: value"
 _WORDS_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z'-]+)+)\s*=\s*(?=[-+.]?\d)")  # two words or more
+_WORD_EQUAL = re.compile(r"^\s*([A-Za-z][a-z]{3,})\s*=\s*(?=[-+.]?\d)")  # one word ("wavelength = ...")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

@@ -846,6 +846,14 @@ class _Checker:
         apart = stems(self.gt.descriptions.get(meant, "")) - theirs if meant else set()
         return bool(mine & theirs) and not (mine & apart)
 
+    def description_word(self, word: str) -> bool:
+        """Whether a single word is a word of the problem's descriptions ("wavelength", "mass") and no name
+        the verifier reads as a symbol ("Vmax", "Tfinal" are names)."""
+        if mp.canonical_name(word) in self.names or word in CONSTANT_NAME_WORDS:
+            return False
+        stems = {w for d in self.gt.descriptions.values() for w in _stems(d)} - _DESC_GENERIC
+        return bool(_stems(word) & stems)
+
     def has_words(self, label: str) -> bool:
         """Whether a stated clause has words of its own, anywhere (not symbols, units, functions or Greek
         letters): "speed of sound (c) = 331 m/s", "N = 45 protons" have; "R = 906 km" has none."""
@@ -1027,6 +1035,9 @@ class _Checker:
                 if after is None and len(re.findall(r"(?<![\w.])\d", whole)) == 1:  # "172 g (specific heat)"
                     after = _VALUE_THEN_WORDS.search(whole)
             if after and not foreign:  # "140 g: specific heat": the words after the value say what it is
+                meant = self.described(after.group(1))
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
+                    return self.misdescribed_given(meant, mp.to_text(node), alias)
                 foreign = self.foreign_words(alias, "= " + after.group(1))
             if foreign:  # "... is 385 mm^-1, which is the refractive index of the light": another meaning
                 return Finding(0, "fail", "MC", f"says {mp.to_text(node)} is the {foreign}; in the problem it is the "
