@@ -182,3 +182,11 @@ def test_a_givens_value_described_as_another_given_is_mc_in_every_layout(verifie
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
     ok = _verdict(verifier, "wave_speed_from_frequency", {1: text.replace("wavelength", "frequency of the wave")})
     assert ok.error_step == 0, ok.explanation
+
+
+def test_find_giving_the_target_a_value_in_a_reciprocal_unit_is_mc(verifier: SymbolicVerifier) -> None:
+    # photon_rate_from_laser_power (level 1): the target is a rate in 1/s
+    v = _verdict(verifier, "photon_rate_from_laser_power", {5: "Number of photons emitted per second: 1.9e16 1/s"})
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+    ok = _verdict(verifier, "photon_rate_from_laser_power", {5: "Number of photons emitted per second (in 1/s)"})
+    assert ok.error_step == 0, ok.explanation

@@ -1273,7 +1273,7 @@ _WHICH_IS = re.compile(r"\s*,?\s*which\s+(?:is|are|represents?|means?)\s+(?:the\
 _NAMED_VALUE = re.compile(r"^(?P<head>[^=:\d]*?[A-Za-zα-ωΑ-Ωμ][^=:\d]*?)\s*(?::|=|\bis\b)\s*"
                           r"(?:[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*=\s*)?"
                           r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
-                          r"(?:\s*[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?)\s*\.?\s*$")
+                          r"(?:\s*(?:1\s*/\s*)?[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?)\s*\.?\s*$")
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
