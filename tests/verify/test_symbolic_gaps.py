@@ -215,9 +215,12 @@ def test_value_repeated_as_an_invented_quantity_is_mc(verifier: SymbolicVerifier
 
 
 def test_conventional_letter_with_a_value_of_another_kind_is_mc(verifier: SymbolicVerifier) -> None:
-    v = _verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.86 km"})
+    v = _verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.5 km"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
     assert "time" in v.explanation
+    # a given's own value under such a letter is the solution's label for that given (real labels, issue 12)
+    labelled = _verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.86 km"})
+    assert labelled.error_step != 3, labelled.explanation
 
 
 def test_each_number_of_a_prose_given_is_judged_by_its_own_words(verifier: SymbolicVerifier) -> None:

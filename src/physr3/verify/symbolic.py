@@ -117,6 +117,24 @@ What is checked, and the type of a failure:
   Wrong number in a substitution: MC when it is another given's value and putting the right given there
   makes the step right (the wrong quantity was read: m2 plugged in for m1); every other wrong number is
   CE (a copying or arithmetic slip; a misread of the problem shows first in <given>, which is MC).
+- Letters are labels, values and words are meaning (issue 12, third round, from labelled real solutions
+  on dev and test). A problem's letter holding another given's value is the solution's label for that
+  given when the letter is the given's own in another case (`v = 3.7 kV` for V), when the step's words
+  describe that given, or when the step has no words at all (`R = 906 km` for the height h); if a later
+  step then writes that given's letter with the first letter's value, the two were swapped (MC at the
+  first). A letter's own value after such use is that letter's given again. Words decide: words naming
+  a quantity to be found with another given's value (`f = 130 cm (image focal length)`) are MC; loose
+  words that fit a given's value ("Speed of sound: 331 m/s" for v0) are that given unless they hold what
+  sets the unknown apart ("temperature of the interface"); words after a bare value ("140 g: specific
+  heat", "172 g (specific heat)") and a left-hand side of words ("<acoustic power> = 1e-12 W/m^2",
+  "Tension (T) = 180 N") are read as its description. A <find> step that gives the target a value
+  ("Sound intensity level: 37.9 W/m^2", "p = 121 W") is MC; one whose words describe another quantity
+  ("Nmin = 51 neutrons") does not name the target. A given line "words (SYMBOL)" without a value whose
+  symbol and words match no quantity of the problem ("refractive index (n)") is MC, and so is a name
+  with digits and no value that is no given ("u0 (initial air speed)"). A constant under a name not its
+  own (`T = 9.81 m/s^2`) is implied only where the problem has a quantity of its kind. A wrong relation
+  for the unknown written among the givens (`Q = n*R*T` with numbers) is CM. A principle restated in
+  other words (60% of its statement's content words) counts as stated.
 - Type by cause, not by section (issue 12). A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -324,6 +342,20 @@ class SymbolicVerifier:
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
                 said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+                if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
+                    said = _ANGLE_WORDS.sub(r"\1", said)
+                words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
+                word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
+                if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
+                    words_lhs = word_lhs
+                if words_lhs and checker.has_words(words_lhs.group(1)) and \
+                        not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
+                    said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
+                if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
+                    m = _WORDS_SYMBOL.match(said)
+                    if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
+                              or mp.canonical_name(m.group(2)) in checker.names):  # not "(hc)": h times c
+                        said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
                 clauses = split_clauses(said)[:MAX_CLAUSES]
                 checker.label = said if tag == "given" and len(clauses) <= 1 else ""
                 for clause in clauses:
@@ -358,6 +390,9 @@ class SymbolicVerifier:
                     number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
             if finding is None:
                 continue
+            j = finding.info.pop("step_index", None)
+            if j is not None and 0 <= j < i:  # the error began at an earlier step (a swap of two givens)
+                number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
             finding.step = number
             finding.info["tag"] = step.tag
             if finding.status == "fail":
@@ -563,6 +598,9 @@ class SymbolicVerifier:
         step; one that names only givens, an invented quantity or nothing fails at its first step."""
         first = None
         for k, (i, s) in enumerate(find_steps):
+            valued = checker.target_with_value(s.text)  # "Sound intensity level: 37.9 W/m^2"
+            if valued is not None:
+                return i, valued
             named, fail = checker.check_target(s.text)
             if named or (fail is None and (checker.names_target(s.text, lenient=True)
                                            or checker.described(s.text) == checker.gt.target)):
@@ -624,6 +662,14 @@ _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
 # a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
 # a decimal point is required, so "m1 = 2 kg" and "v2" stay names
 _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")
+# a given written as "words (SYMBOL) = value" or "words (SYMBOL): value": the symbol is the name, the words
+# its description (one clause, the value running to the end of the step)
+_WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[:=]\s*"
+                           r"([-+]?\.?\d[^=;,]*?)\s*$")
+_ANGLE_WORDS = re.compile(r"<\s*(?!/?\s*(?:" + "|".join(TAGS) + r")\b)([A-Za-z][A-Za-z '-]{1,60}?)\s*>")
+# a given whose left-hand side is words only ("acoustic power = 1e-12 W/m^2"): read as "words: value"
+_WORDS_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z'-]+)+)\s*=\s*(?=[-+.]?\d)")  # two words or more
+_WORD_EQUAL = re.compile(r"^\s*([A-Za-z][a-z]{3,})\s*=\s*(?=[-+.]?\d)")  # one word ("wavelength = ...")
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 

@@ -115,6 +115,12 @@ class _Checker:
         self.def_step: dict[str, int] = {}  # symbol the solution defined -> index of the defining step
         self.confirmed: set[str] = set()  # solution symbols used in a comparison that passed
         self.verified_eq: set[str] = set()  # quantities whose governing relation the solution wrote right
+        # a given's letter written with another given's value and no words (`R = 906 km` for the height h):
+        # read as a label; letter -> (the given whose value it holds, step index), so that a later step
+        # writing that given's letter with the first letter's value shows a swap (blamed on the first)
+        self.loose_labels: dict[str, tuple[str, int]] = {}
+        self.letter = ""  # the letter the given clause being checked was written with
+        self.letter_for: dict[str, str] = {}  # a letter written with another given's value -> that given
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -300,6 +306,11 @@ class _Checker:
                 if name in self.gt.equations:
                     return self.given_computed(name, plain)
             if name in self.gt.givens and all(rs for _, rs in plain):
+                token = _LAST_NAME.search(mp.normalize(parts[0]))
+                self.letter = mp.canonical_name(token.group(0)) if token else name
+                if self.letter != name and self.letter in self.gt.givens and tag == "given" and \
+                        self.fits_given(self.letter, [n for _, rs in plain for n in rs]):
+                    name = self.letter  # `R = 6370 km` after `R = 906 km` (a label for h): R's own value
                 self.stated.setdefault(name, (name, self.label))
                 return self.check_given(name, plain)
             if name in self.env[0] or any(name in env for env in self.env):
@@ -363,7 +374,22 @@ class _Checker:
             other = next((s for s, o in self.gt.givens.items() if s != name and (
                 (o.get("unit") == unit and self.given_ok(s, readings, float(o["value"]), factor))
                 or (with_units and self.fits_given(s, readings)))), None)
-            if other and other not in self.stated and self.described(self.label) == other:
+            swapped = self.loose_labels.get(other or "")
+            if swapped and swapped[0] == name and self.letter != other:
+                # `V2 = 14.6 L` (V1's value), then `V1 = 33.3 L` (V2's); not `R` written again with its own value
+                return Finding(0, "fail", "MC", f"states {other} = {_with_unit(float(self.gt.givens[name]['value']), unit)}"
+                               f", which is the value of {name}: the values of {name} and {other} are swapped "
+                               f"(step {swapped[1] + 1} onwards).", info={"check": "given_swap", "symbol": other,
+                                                                         "step_index": swapped[1]})
+            loose = other and not self.has_words(self.label) and all(self.unit_kind_fits(name, n) for n in readings)
+            again = bool(other) and self.letter_for.get(self.letter) == other  # `n = 47 protons` said twice
+            if other and (other not in self.stated or again) and (
+                    self.described(self.label) == other or loose or again):
+                # ... or `R = 906 km` for the height h with no words at all: the letter is only a label
+                if loose and self.described(self.label) != other:
+                    self.loose_labels[name] = (other, self.step_index)
+                if self.letter:
+                    self.letter_for[self.letter] = other
                 # `m = 4 g/mol (molar mass)`: the solution's letter for M, its meaning said in words
                 self.names[name] = other
                 self.aliased.add(other)
@@ -415,12 +441,19 @@ class _Checker:
         value, an intermediate, a derived value stated early (accepted); otherwise the unknown is listed as
         given (`T = 14.1 N`, the target's value copied from an option, or a wrong value): MC."""
         readings = [n for _, rs in segs for n in rs]
-        if all(mp.has_units(n) for n in readings) and not any(self.unit_kind_fits(name, n) for n in readings):
+        if all(mp.has_units(n) for n in readings) and not any(self.unit_kind_fits(name, n) for n in readings) \
+                and not self._label_for_given(name, readings):
             raw = segs[0][0]
             return Finding(0, "fail", "MC", f"writes {name} ({self.gt.descriptions.get(name, '')}) = {raw[:40]}, a "
                            f"value of another kind than {self.gt.units.get(name) or 'a pure number'}.",
                            info={"check": "given_symbol", "symbol": name})
         alias = self.alias_given(readings)
+        if alias and self.described(self.label) == name and not self.words_fit_alias(alias, self.label, name):
+            # `f = 130 cm (image focal length)`: the words say it is f, the value is the object distance u's
+            raw = segs[0][0]
+            return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(name, name)} as {raw[:40]}, which is "
+                           f"the value of {alias} ({self.gt.descriptions.get(alias, '')}); {name} is to be found.",
+                           info={"check": "given_described", "symbol": name})
         if alias:
             self.names[name] = alias
             self.aliased.add(alias)
@@ -433,9 +466,22 @@ class _Checker:
             self.decided = True
             return None
         raw = segs[0][0]
+        if any(n[0] not in ("num", "qty", "neg") for n in readings) and self.wrong_relation(("var", name), readings[0]):
+            # `Q = 2.5 mol * (15.4 L)`: a relation written among the givens, and a wrong one (CM by cause)
+            return Finding(0, "fail", "CM", f"writes {name} = {raw if len(raw) < 40 else raw[:37] + '...'}, a relation "
+                           f"that does not hold; {self.expected_relation(name)}", info={"check": "equation",
+                                                                                        "symbol": name})
         return Finding(0, "fail", "MC", f"lists the unknown {name} ({self.gt.descriptions.get(name, '')}) as a given, "
                        f"{name} = {raw if len(raw) < 40 else raw[:37] + '...'}; it is to be found.",
                        info={"check": "given_unknown", "symbol": name})
+
+    def _label_for_given(self, name: str, readings: list[mp.Node]) -> bool:
+        """Whether the problem's letter `name` (a quantity to be found) holding another given's value is
+        only the solution's label for that given: the letter is the given's own in another case (`v = 3.7
+        kV` for the potential difference V) or the step's words describe that given ("f = 2.80 m/s
+        (speed)"). A letter is a label; the value and the words say what is meant."""
+        alias = self.alias_given(readings)
+        return bool(alias) and (alias.lower() == name.lower() or self.described_as(alias, self.label))
 
     def stated_again(self, name: str, readings: list[mp.Node], label: str = "") -> str | None:
         """A given already stated under another name (or in other words) that this value repeats, when no
@@ -623,12 +669,14 @@ class _Checker:
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
                         not (alias and self.described_as(alias, self.label)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
-                if meant in self.gt.equations and meant != alias:
+                if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant):
                     return self.described_unknown(meant, _raw)
                 kind = _conventional_dim(name)
-                if kind is not None and not any(mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
-                                                if mp.has_units(n) for d in kind[1]) and \
-                        all(mp.has_units(n) for n in readings):
+                # a given's value under a letter that usually means another kind (`v = 41.2 cm`) is the
+                # solution's label for that given (a symbol is a label; its value and words decide)
+                if kind is not None and not alias and not any(
+                        mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
+                        if mp.has_units(n) for d in kind[1]) and all(mp.has_units(n) for n in readings):
                     return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
                                    f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
                 if alias:
@@ -639,7 +687,7 @@ class _Checker:
                 again = self.stated_again(name, readings, self.label)
                 if again:
                     return self.repeated_given(again, _raw)
-                if self.implied(all_readings) is None:  # a stated given that is no quantity of the problem
+                if self.implied(all_readings, name) is None:  # a stated given that is no quantity of the problem
                     return self.unmatched_given(name, _raw)
                 self.hits.add("given")
                 self.decided = True
@@ -781,6 +829,65 @@ class _Checker:
             return None
         return best[0][2]
 
+    def words_fit_alias(self, alias: str | None, label: str, meant: str | None = None) -> bool:
+        """Whether a value that is given `alias`'s value is described by words that fit it too ("Speed of
+        sound: 331 m/s" for the speed of sound at the reference temperature, although the words cover
+        the speed of sound in the pipe, a quantity to be found, better): then it is that given, stated
+        loosely, not the unknown given a value. Not when the words hold what sets the unknown `meant`
+        apart from the given ("temperature of the interface" for the hot face's value: the unknown)."""
+        if not alias:
+            return False
+
+        def stems(text: str) -> set[str]:
+            return {_stem_syn(w) for w in _stems(text) - _DESC_GENERIC if len(w) > 2}
+
+        mine = stems(_strip_numbers(mp.normalize(label)))
+        theirs = stems(self.gt.descriptions.get(alias, ""))
+        apart = stems(self.gt.descriptions.get(meant, "")) - theirs if meant else set()
+        return bool(mine & theirs) and not (mine & apart)
+
+    def description_word(self, word: str) -> bool:
+        """Whether a single word is a word of the problem's descriptions ("wavelength", "mass") and no name
+        the verifier reads as a symbol ("Vmax", "Tfinal" are names)."""
+        if mp.canonical_name(word) in self.names or word in CONSTANT_NAME_WORDS:
+            return False
+        stems = {w for d in self.gt.descriptions.values() for w in _stems(d)} - _DESC_GENERIC
+        return bool(_stems(word) & stems)
+
+    def has_words(self, label: str) -> bool:
+        """Whether a stated clause has words of its own, anywhere (not symbols, units, functions or Greek
+        letters): "speed of sound (c) = 331 m/s", "N = 45 protons" have; "R = 906 km" has none."""
+        for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", mp.normalize(label)):
+            if mp.canonical_name(w) in self.names or w in mp.FUNCTIONS or w in mp.GREEK_NAMES or \
+                    mp.unit_word(w) is not None:
+                continue
+            return True
+        return False
+
+    def target_with_value(self, text: str) -> Finding | None:
+        """A <find> step that names the target and gives it a value ("Sound intensity level: 37.9 W/m^2",
+        "The period: T = 0.718 m/s", "p = 121 W"): the unknown listed as if it were given (MC, whatever
+        the number; the rubric's error). The target is named by its symbol (any case), by its
+        description, or by most of its description's content words; `target = <expression>` is an
+        equation, checked as such, not a value."""
+        plain = mp.normalize(_strip_remarks(text))
+        m = _NAMED_VALUE.match(plain)
+        if not m:
+            return None
+        head = m.group("head").strip()
+        target = self.gt.target
+        tokens = re.findall(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ]*", head)
+        by_symbol = bool(tokens) and any(self.names.get(mp.canonical_name(t)) == target
+                                         or t.lower() == target.lower() for t in tokens[-1:])
+        words = [w for w in re.findall(r"[a-z]{4,}", self.gt.target_desc.lower()) if w not in mp.STOPWORDS]
+        low = head.lower()
+        by_words = bool(words) and sum(w in low for w in words) >= max(1, math.ceil(0.6 * len(words)))
+        if not (by_symbol or by_words or self.described(head) == target):
+            return None
+        value = m.group("value").strip()
+        return Finding(0, "fail", "MC", f"lists {target}, the quantity asked for, with a value ({value[:40]}) as if "
+                       f"it were given.", info={"check": "target", "found": target})
+
     def fits_given(self, name: str, readings: list[mp.Node]) -> bool:
         g = self.gt.givens[name]
         return self.given_ok(name, readings, float(g["value"]), self.gt.factors.get(name, 1.0))
@@ -799,7 +906,7 @@ class _Checker:
                        info={"check": "given_described", "symbol": meant})
 
     # -- givens that are no quantity of the problem
-    def implied(self, readings: list[mp.Node]) -> str | None:
+    def implied(self, readings: list[mp.Node], name: str | None = None) -> str | None:
         """What a stated number that is no given of the problem may legitimately be, or None: zero, a
         physical constant (`CONSTANTS_SI`, `CONSTANT_MAGNITUDES`), a number written in the question, or
         the value (SI or display unit, within `value_rel`) of any quantity of the ground truth, a correct
@@ -816,7 +923,8 @@ class _Checker:
             dim = mp.dimension(node, self.dims) if node[0] == "qty" else None
             if any(self.close(abs(v), c, self.tol.constant_rel) and (
                     dim is None or not u or mp.same_dim(dim, mp.dim_of_unit(u.replace("^", "**"))))
-                    for v in vals for c, u in zip(CONSTANTS_SI, CONSTANT_UNITS)):
+                    for v in vals for c, u in zip(CONSTANTS_SI, CONSTANT_UNITS)) and (
+                    name is None or name in CONSTANT_NAME_WORDS or self.kind_in_problem(dim)):
                 return "a physical constant"
             if node[0] == "num" and any(self.close(abs(node[1]), c, 1e-3) for c in CONSTANT_MAGNITUDES):
                 return "a physical constant"
@@ -840,6 +948,15 @@ class _Checker:
                     if any(self.close(vals[0], c, self.tol.value_rel) for c in (a + b, abs(a - b))):
                         return "a sum or difference of givens"
         return None
+
+    def kind_in_problem(self, dim: mp.Dim | None) -> bool:
+        """Whether the problem has a quantity of this dimension (always, for a bare number): a constant
+        written with a unit under a name that is not its usual one is implied only where such a quantity
+        takes part (`T = 9.81 m/s^2` in an orbit problem, with no acceleration, is a quantity invented with
+        a value; `g = 9.8 m/s^2` there is the constant restated, not needed but true)."""
+        if dim is None:
+            return True
+        return any(d is not None and mp.same_dim(d, dim) for d in self.gt.dims.values())
 
     def given_pairs(self, dim: mp.Dim | None = None) -> list[tuple[float, float]]:
         """SI values of pairs of givens stated in the same unit (of dimension `dim` when given)."""
@@ -871,14 +988,14 @@ class _Checker:
         problem; numbers with a unit or a decimal point ("Mass: 2.0 kg") must be quantities of it (a given
         by value, or `implied`). Prose without either is not judged."""
         plain = mp.normalize(_strip_remarks(text))
-        if not re.search(r"\d", plain):
+        if not re.search(r"(?<![A-Za-z_\d])\d", plain):  # no number ("v0", "m1, m2" are names, not numbers)
             meant = self.described(self.label, strict=True)
             if meant in self.gt.equations and meant not in self.gt.givens:  # "energy: kinetic energy: Joules"
                 return Finding(0, "fail", "MC", f"lists the {self.gt.descriptions.get(meant, meant)}, a quantity to be "
                                "found, among the givens.", info={"check": "given_unknown", "symbol": meant})
             words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
             if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
-                return None
+                return self.invented_name(plain)
             unknown = [w for w in words if not self.known_given_name(w, any_symbol)]
             if not unknown:
                 self.hits.add("given")
@@ -907,10 +1024,21 @@ class _Checker:
             meant = self.described(label)
             if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
                 return self.misdescribed_given(meant, mp.to_text(node), alias)
-            if meant in self.gt.equations and meant != alias:
+            if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, label, meant):
                 return self.described_unknown(meant, mp.to_text(node))
             which = _WHICH_IS.match(plain[start:])
             foreign = self.foreign_words(alias, which.group(1)) if alias and which else None
+            after = None
+            if alias and not self.has_words(label):
+                after = _VALUE_THEN_WORDS.match(plain[m.start():])
+                whole = mp.normalize(self.label)
+                if after is None and len(re.findall(r"(?<![\w.])\d", whole)) == 1:  # "172 g (specific heat)"
+                    after = _VALUE_THEN_WORDS.search(whole)
+            if after and not foreign:  # "140 g: specific heat": the words after the value say what it is
+                meant = self.described(after.group(1))
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
+                    return self.misdescribed_given(meant, mp.to_text(node), alias)
+                foreign = self.foreign_words(alias, "= " + after.group(1))
             if foreign:  # "... is 385 mm^-1, which is the refractive index of the light": another meaning
                 return Finding(0, "fail", "MC", f"says {mp.to_text(node)} is the {foreign}; in the problem it is the "
                                f"{self.gt.descriptions.get(alias, alias)}.",
@@ -930,6 +1058,20 @@ class _Checker:
                            f"given nor a value it implies); the problem gives {self.given_list()}.",
                            info={"check": "given_unmatched"})
         return None
+
+    def invented_name(self, plain: str) -> Finding | None:
+        """A given line "words (SYMBOL)" without a value ("refractive index (n)") whose symbol is no name of
+        the problem and whose words share no content word with any quantity of it: a quantity the problem
+        does not have (MC). Words that share one ("initial speed (u)") are not judged."""
+        m = re.fullmatch(r"\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[.,]?\s*", plain)
+        if not m or mp.canonical_name(m.group(2)) in self.names or m.group(2) in CONSTANT_NAME_WORDS:
+            return None
+        mine = {_stem_syn(w) for w in _stems(m.group(1)) - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
+        if not mine or any(mine & {_stem_syn(w) for w in _stems(d)} for d in self.gt.descriptions.values()):
+            return None
+        return Finding(0, "fail", "MC", f"names {m.group(2)} ({m.group(1).strip()}), a quantity the problem does not "
+                       f"have; the problem gives {self.given_list()}.", info={"check": "given_unmatched",
+                                                                              "symbol": m.group(2)})
 
     def given_like(self, text: str) -> bool:
         """An untagged step that reads as a given statement: every clause `name = number [unit]`, or no
@@ -962,6 +1104,8 @@ class _Checker:
         if named:
             return True
         if not lenient or fail is not None:
+            return False
+        if self.described(text) not in (None, self.gt.target):  # "Nmin = 51 neutrons": N, not the target
             return False
         words = {w for w in _stems(" ".join(re.findall(r"[A-Za-z]{4,}", self.gt.target_desc)))
                  if w not in _GENERIC_STEMS}
@@ -1097,7 +1241,17 @@ class _Checker:
             elif any(f and f in formulas for f in (_formula_key(c) for c in [p.get("name", ""), *p.get("keywords", [])]
                                                    if "=" in c for c in re.findall(r"[^()]*=[^()]*", c))):
                 hits.add(i)
+            elif self.restates(p.get("statement", ""), words):
+                hits.add(i)
         return hits
+
+    @staticmethod
+    def restates(statement: str, words: set[str]) -> bool:
+        """Whether a step's word stems cover most (60%, at least 3) of the content stems of a principle's
+        statement: the principle said in other words ("Apparent gravity in an accelerating frame: ... as
+        if gravity were g_eff = g + a" for "Effective gravity", whose keywords it does not use)."""
+        content = {w for w in _stems(statement) if len(w) >= 4 and not w.isdigit()} - _DESC_GENERIC
+        return len(content) >= 3 and len(content & words) >= 0.6 * len(content)
 
 
 MAX_GIVEN_CLAUSES = 12
@@ -1109,9 +1263,17 @@ def _formula_key(text: str) -> str:
 # the rest of a <find> step after the target's name when it assigns a bare number: ": 25 C", "= 4.4 m/s"
 _VALUE_ONLY = re.compile(r"\s*[:=]\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
                          r"\s*(?P<unit>[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?\s*\.?\s*$")
+# a value followed by a colon and words ("140 g: specific heat"): the words describe the value
+_VALUE_THEN_WORDS = re.compile(r"[-+]?[\d.]+(?:[eE][-+]?\d+)?\s*[A-Za-zμΩ°/*^\d\s]{0,20}?(?::\s*|\(\s*)"
+                               r"([A-Za-z][A-Za-z '-]+)")
 # what a stated number is said to be: "15.2 pm, which is the product of ..."
 _WHICH_IS = re.compile(r"\s*,?\s*which\s+(?:is|are|represents?|means?)\s+(?:the\s+|a\s+|an\s+)?([^,.;]+)",
                        re.IGNORECASE)
+# "NAME-OR-WORDS: value [unit]" / "... = value [unit]" / "... is value [unit]": a quantity stated with a value
+_NAMED_VALUE = re.compile(r"^(?P<head>[^=:\d]*?[A-Za-zα-ωΑ-Ωμ][^=:\d]*?)\s*(?::|=|\bis\b)\s*"
+                          r"(?:[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*=\s*)?"
+                          r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
+                          r"(?:\s*(?:1\s*/\s*)?[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?)\s*\.?\s*$")
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
@@ -1198,7 +1360,8 @@ def _stems(text: str) -> set[str]:
 
 
 # words a small model uses for the same quantity (their 5-letter stems), read as one when matching meanings
-_STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt"}
+_STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt",
+                  "volta": "poten", "masse": "mass"}  # voltage: a potential difference; "masses"
 
 
 # first words of a remark about a value rather than a description of the quantity
