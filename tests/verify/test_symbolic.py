@@ -395,7 +395,7 @@ def test_right_final_answer_without_reasoning_is_an_error(verifier: SymbolicVeri
     v = verifier.verify(atwood, text)
     assert (v.error_step, v.error_type) == (3, "MC")
     answer_only = "Step 1: T = 48.1 N\n<final_answer>\nB\n</final_answer>"  # no givens stated
-    v = verifier.verify(atwood, answer_only)  # the unknown stated as if it were given (issue 12)
+    v = verifier.verify(atwood, answer_only)  # the unknown stated as if it were given (a real model mistake)
     assert (v.error_step, v.error_type, v.details["check"]) == (1, "MC", "given_unknown")
     v = verifier.verify(atwood, "Step 1: The blocks hang from a pulley.\n<final_answer>\nB\n</final_answer>")
     assert (v.error_step, v.error_type, v.details["missing"]) == (1, "MC", "given")

@@ -1,4 +1,4 @@
-"""The symbolic verifier on the kinds of mistakes a small fine-tuned model really makes (issue 12).
+"""The symbolic verifier on the kinds of mistakes a small fine-tuned model really makes (from labelled real solutions).
 
 Each test is a whole seven-tag solution in the style the SFT'd SmolLM2 writes (the ground truth's layout,
 one mistake in it), for a generated problem (seed 0): the four gaps the issue names (givens checked by
@@ -81,7 +81,7 @@ def test_right_given_in_another_unit_of_its_kind_passes(verifier: SymbolicVerifi
 
 
 def test_value_of_another_quantity_under_a_description_is_mc(verifier: SymbolicVerifier) -> None:
-    # the reference intensity's value given as the acoustic power (issue 12, example 1)
+    # the reference intensity's value given as the acoustic power (a real model mistake)
     v = _verdict(verifier, "sound_intensity_level", {1: "Acoustic power: 1e-12 W/m^2"})
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
     assert "I0" in v.explanation and "P = 3.6 W" in v.explanation
@@ -141,7 +141,7 @@ def test_textbook_letters_in_a_concept_step_pass(verifier: SymbolicVerifier) -> 
 
 
 def test_prose_relation_between_known_quantities_is_checked(verifier: SymbolicVerifier) -> None:
-    # issue 12, example 3: "the length of the pipe is L/2"
+    # a real model mistake: "the length of the pipe is L/2"
     v = _verdict(verifier, "closed_pipe_overtone_temperature",
                  {7: "Closed organ pipe: for the first overtone the length of the pipe is L/2"})
     assert (v.error_step, v.error_type) == (7, "CM"), v.explanation
@@ -218,7 +218,7 @@ def test_conventional_letter_with_a_value_of_another_kind_is_mc(verifier: Symbol
     v = _verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.5 km"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
     assert "time" in v.explanation
-    # a given's own value under such a letter is the solution's label for that given (real labels, issue 12)
+    # a given's own value under such a letter is the solution's label for that given (real labels)
     labelled = _verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.86 km"})
     assert labelled.error_step != 3, labelled.explanation
 

@@ -1,4 +1,4 @@
-"""The symbolic verifier's third round on real solutions (issue 12): what careful labels count as an error
+"""The symbolic verifier's third round on real labelled solutions (benchmarks/data/real_solutions): what careful labels count as an error
 and what they count as the solution's own labelling.
 
 Each test edits one or two steps of a generated problem's ground-truth solution (seed 0) into the way the

@@ -43,7 +43,7 @@ What is checked, and the type of a failure:
   words describe (`_Checker.described`: the quantity whose description's word stems the step covers
   best, at least half of them; no unique best, no judgement), else MC; in a prose step with several
   numbers each is described by the words since the previous one. A given named by its own symbol is
-  judged by that symbol. What a small model writes into <given> besides (issue 12, all MC): a quantity
+  judged by that symbol. What a small model writes into <given> besides (from labelled real solutions, all MC): a quantity
   to be found named by its symbol (`T = 14.1 N`, an option's value) or described in words ("The tension
   in the string is 6.28 m/s", "energy: kinetic energy: Joules"), unless it holds a given's value (then
   the symbol is the solution's name for that given: `v2 = 4.7 m/s` for u2, and a <find> asking for v2
@@ -63,7 +63,7 @@ What is checked, and the type of a failure:
   the problem (any quantity of it, for an untagged line) or a constant's usual name, else MC; numbers
   with a unit or a decimal point in it ("Mass: 2.0 kg") must be quantities as above, else MC; plain
   prose is not judged.
-  A given's meaning, matched by its words (issue 12, second round, from real SFT samples): a right
+  A given's meaning, matched by its words (from real SFT samples): a right
   value whose own words (not its symbol, units or numbers) share no word stem with what it is in the
   problem is the wrong quantity (`h = 6.63e-34 J*s (wavevector of the photon)`, "385 mm^-1, which is the
   refractive index": MC); one shared stem is enough ("thick wall" for the thickness of the first layer
@@ -117,7 +117,7 @@ What is checked, and the type of a failure:
   Wrong number in a substitution: MC when it is another given's value and putting the right given there
   makes the step right (the wrong quantity was read: m2 plugged in for m1); every other wrong number is
   CE (a copying or arithmetic slip; a misread of the problem shows first in <given>, which is MC).
-- Letters are labels, values and words are meaning (issue 12, third round, from labelled real solutions
+- Letters are labels, values and words are meaning (from the labelled real solutions in benchmarks/data/real_solutions
   on dev and test). A problem's letter holding another given's value is the solution's label for that
   given when the letter is the given's own in another case (`v = 3.7 kV` for V), when the step's words
   describe that given, or when the step has no words at all (`R = 906 km` for the height h); if a later
@@ -135,7 +135,7 @@ What is checked, and the type of a failure:
   own (`T = 9.81 m/s^2`) is implied only where the problem has a quantity of its kind. A wrong relation
   for the unknown written among the givens (`Q = n*R*T` with numbers) is CM. A principle restated in
   other words (60% of its statement's content words) counts as stated.
-- Type by cause, not by section (issue 12). A misread or misplaced given is MC wherever it is written
+- Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
   failing expression are read back as the quantities whose values they are (givens exactly, computed
