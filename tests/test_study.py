@@ -37,6 +37,7 @@ def test_miniature_study_runs_every_condition_and_resumes(formatted_tiny_dir, tm
     state = json.loads(next((root / "sft-continued" / "trainer").glob("checkpoint-*/trainer_state.json")).read_text())
     assert state["global_step"] == 2
     report = (root / "report.md").read_text()
+    assert "<table>" in (root / "report.html").read_text()
     assert "| ours-paper |" in report and "held-out r1" in report
     assert set(results["paired"]) == {f"{c} vs {b}" for c in expected if c.startswith("ours-")
                                       for b in ("sft-continued", "sft")}

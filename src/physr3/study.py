@@ -12,11 +12,11 @@ problems (split by content from the training problems, so no test problem is see
                    (`paper` = Eq. 2; `improvement`; `paper+first`);
 - `ours-paper-warmup` (when `study.revision_fraction > 0`): Stage 1 with revision warm-up, then `paper`.
 
-Per condition (results.json, report.md): accuracy, **held-out mean first-attempt step reward r1** (the
-verifier's e/(n+1) on every held-out solution, correct or not: a continuous measure that moves before
-accuracy does), format compliance and error types; for the refine conditions the y1→y2 better/same/worse
-counts over training and a learning curve of held-out r1 every `study.curve_every` steps (on the first
-`study.curve_n` held-out problems). Every figure has a 95% interval (bootstrap over items for means; Wilson
+Per condition (results.json, report.md, report.html with the curves embedded): accuracy, **held-out mean
+first-attempt step reward r1** (the verifier's e/(n+1) on every held-out solution, correct or not: a
+continuous measure that moves before accuracy does), format compliance and error types; for the refine
+conditions the y1→y2 better/same/worse counts over training and a learning curve of held-out r1 every
+`study.curve_every` steps (on the first `study.curve_n` held-out problems). Every figure has a 95% interval (bootstrap over items for means; Wilson
 and bootstrap for accuracy) — `physr3.report.intervals`.
 
 Stages (`study.stages`), each into `<run>/<stage>/` and reused when its output exists, so an interrupted
@@ -247,6 +247,10 @@ class Study:
         write_text_atomic(self.root / "results.json", json.dumps(results, indent=2))
         write_text_atomic(self.root / "report.md", render_report(results))
         _plot_curves(results, self.root / "learning_curves.png")
+        from physr3.report.html_page import markdown_page
+
+        write_text_atomic(self.root / "report.html", markdown_page(
+            "physr3 study", (self.root / "report.md").read_text(encoding="utf-8"), self.root))
         _say(f"report: {self.root / 'report.md'}")
 
 

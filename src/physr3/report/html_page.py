@@ -167,3 +167,52 @@ def render_page(merged: Merged, built: list[Table], figures: list[tuple[str, str
         parts.append("</section>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def markdown_page(title: str, markdown_text: str, base_dir: Path) -> str:
+    """A self-contained HTML page (same style as the report page) from a Markdown file that physr3 wrote
+    itself — `physr3 study`'s report.md. Only the subset those files use is read: `#`/`##` headings, pipe
+    tables (a header row, a `|---|` row, body rows), `- ` list items, `![alt](file.png)` images (embedded
+    from `base_dir`; a missing file is named instead) and paragraphs. Everything else is escaped text, so
+    no input can inject markup."""
+    e = html.escape
+    out = ["<!doctype html><html lang='en'><head><meta charset='utf-8'>",
+           "<meta name='viewport' content='width=device-width,initial-scale=1'>",
+           f"<title>{e(title)}</title><style>{CSS}</style></head><body>"]
+    lines = markdown_text.splitlines()
+    i = 0
+    while i < len(lines):
+        line = lines[i].rstrip()
+        if line.startswith("|") and i + 1 < len(lines) and set(lines[i + 1].strip()) <= set("|-: "):
+            cells = lambda row: [c.strip() for c in row.strip().strip("|").split("|")]  # noqa: E731
+            head = "".join(f"<th>{e(c)}</th>" for c in cells(line))
+            i += 2
+            body = []
+            while i < len(lines) and lines[i].startswith("|"):
+                row = cells(lines[i])
+                body.append("<tr><th>" + e(row[0]) + "</th>" + "".join(f"<td>{e(c)}</td>" for c in row[1:]) + "</tr>")
+                i += 1
+            out.append(f"<div class='scroll'><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+                       "</table></div>")
+            continue
+        if line.startswith("## "):
+            out.append(f"<h2>{e(line[3:])}</h2>")
+        elif line.startswith("# "):
+            out.append(f"<h1>{e(line[2:])}</h1>")
+        elif line.startswith("![") and "](" in line and line.endswith(")"):
+            alt, name = line[2:].split("](", 1)
+            path = base_dir / name[:-1]
+            out.append(f"<figure><img src='{_img(path)}' alt='{e(alt or path.name)}'></figure>" if path.is_file()
+                       else f"<p class='warn'>missing figure: {e(path.name)}</p>")
+        elif line.startswith("- "):
+            items = []
+            while i < len(lines) and lines[i].startswith("- "):
+                items.append(f"<li>{e(lines[i][2:])}</li>")
+                i += 1
+            out.append("<ul>" + "".join(items) + "</ul>")
+            continue
+        elif line:
+            out.append(f"<p>{e(line)}</p>")
+        i += 1
+    out.append("</body></html>")
+    return "\n".join(out) + "\n"
