@@ -16,8 +16,8 @@ Per condition (results.json, report.md, report.html with the curves embedded): a
 first-attempt step reward r1** (the verifier's e/(n+1) on every held-out solution, correct or not: a
 continuous measure that moves before accuracy does), format compliance and error types; for the refine
 conditions the y1→y2 better/same/worse counts over training and a learning curve of held-out r1 every
-`study.curve_every` steps (on the first `study.curve_n` held-out problems). Every figure has a 95% interval (bootstrap over items for means; Wilson
-and bootstrap for accuracy) — `physr3.report.intervals`.
+`study.curve_every` steps (on the first `study.curve_n` held-out problems). Every figure has a 95% interval
+(bootstrap over items for means; Wilson and bootstrap for accuracy) — `physr3.report.intervals`.
 
 Stages (`study.stages`), each into `<run>/<stage>/` and reused when its output exists, so an interrupted
 study resumes (evaluations also resume item by item): data, sft, refine, sft-continued, dpo, eval, curves,
