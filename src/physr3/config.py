@@ -131,10 +131,15 @@ class GenerationConfig(Checked):
                                        "training with it is refused. Measured on the embedded model at the "
                                        "fast precision: 0.0014 vs fp32, 0.0032 vs the bf16 training model.")
     openvino_threads: int = opt(0, "CPU threads of the OpenVINO engine (0 = OpenVINO's choice: all cores).")
+    openvino_cache_gb: float = opt(4.0, "Disk budget of the OpenVINO export cache (one export per model and "
+                                   "adapter evaluated, ~260 MB each for the embedded model): after a new export "
+                                   "the least recently used exports beyond this many GB are removed. 0 = no limit.")
 
     def problems(self) -> Iterator[tuple[str, str]]:
         if self.batch_size < 1:
             yield "batch_size", f"{{key}}={self.batch_size}: expected an integer >= 1"
+        if self.openvino_cache_gb < 0:
+            yield "openvino_cache_gb", f"{{key}}={self.openvino_cache_gb}: expected a number >= 0"
 
 
 @dataclass

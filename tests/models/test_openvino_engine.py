@@ -261,3 +261,29 @@ def test_engine_for_model_exports_per_adapter(tiny_model_dir, tiny_model, tmp_pa
     assert [c.token_ids for c in tuned.generate(convs, greedy(10))] != [c.token_ids for c in plain.generate(convs, greedy(10))]
     cross = run_self_check(tuned, base, n_tokens=16, questions=QUESTIONS)  # the adapter is in the export
     assert cross.mean_abs_logp_gap > 10 * max(c["mean_abs_logp_gap"] for c in checks)
+
+
+def test_prune_exports_keeps_the_most_recently_used_within_the_budget(tmp_path):
+    """The export cache's disk budget, on real folders (no OpenVINO needed): least recently used go first,
+    the export just written is never removed, small exports barely count."""
+    import os
+
+    from physr3.models.openvino_engine import GGUF_NAME, prune_exports
+
+    def export(name: str, size: int, last_use: int):
+        d = tmp_path / name
+        d.mkdir()
+        (d / GGUF_NAME).write_bytes(b"\0" * size)
+        (tmp_path / f".{name}.lock").touch()
+        os.utime(d, (last_use, last_use))
+        return d
+
+    oldest, old, recent, newest = (export("a", 400, 1000), export("b", 400, 2000), export("c", 400, 3000),
+                                   export("d", 10, 4000))
+    (tmp_path / "not-an-export").mkdir()  # a folder without a GGUF is not the cache's to remove
+    removed = prune_exports(tmp_path, budget_bytes=900, protect=oldest)
+    assert removed == [old]  # d (10) + protected a (400) + c (400) = 810 fit; b would make 1210
+    assert oldest.is_dir() and recent.is_dir() and newest.is_dir() and not old.exists()
+    assert not (tmp_path / ".b.lock").exists() and (tmp_path / ".a.lock").exists()
+    assert (tmp_path / "not-an-export").is_dir()
+    assert prune_exports(tmp_path, budget_bytes=10**6) == []  # everything fits: nothing removed

@@ -302,15 +302,21 @@ def export_dir(model_cfg: Any, path: str, source_dtype: str = "float32") -> Path
     return base / "openvino" / (_fingerprint(path, model_cfg.adapter) + suffix)
 
 
-def cached_gguf(model_cfg: Any, path: str, load_fp32: Any, source_dtype: str = "float32") -> Path:
+def cached_gguf(model_cfg: Any, path: str, load_fp32: Any, source_dtype: str = "float32",
+                budget_gb: float = 0.0) -> Path:
     """The f16 GGUF of the model (with its adapter merged), written once per model under a file lock, like
-    the embedded model's conversion. `load_fp32()` returns (model, tokenizer) in fp32 when an export is due."""
+    the embedded model's conversion. `load_fp32()` returns (model, tokenizer) in fp32 when an export is due.
+    A hit marks the export as just used; after a new export, `prune_exports` keeps the most recently used
+    within `budget_gb` (0 = no limit): every evaluated adapter is an export of the whole model, so the cache
+    would otherwise grow by a model's size per adapter, for ever."""
     from physr3.models.gguf_export import model_tensors, tokenizer_metadata, write_llama_gguf
     from physr3.models.loading import _file_lock
 
     folder = export_dir(model_cfg, path, source_dtype)
     target = folder / GGUF_NAME
     if target.is_file():
+        with contextlib.suppress(OSError):
+            os.utime(folder)  # last use, for the pruning
         return target
     with _file_lock(folder.parent / f".{folder.name}.lock"):
         if target.is_file():
@@ -322,7 +328,38 @@ def cached_gguf(model_cfg: Any, path: str, load_fp32: Any, source_dtype: str = "
         write_llama_gguf(model.config, model_tensors(model),
                          tokenizer_metadata(tokenizer, model.config.vocab_size), target)
         log.warning("physr3: wrote the OpenVINO export once (%.1f s) into %s", time.perf_counter() - start, target)
+    if budget_gb > 0:
+        prune_exports(folder.parent, int(budget_gb * 2**30), protect=folder)
     return target
+
+
+def prune_exports(root: Path, budget_bytes: int, protect: Path | None = None) -> list[Path]:
+    """Remove the least recently used export folders under `root` until the rest fit in `budget_bytes` (a
+    folder's mtime is its last use: `cached_gguf` touches it on every hit); `protect` (the export just
+    written) is always kept and counted first. Returns what was removed. Small exports (test models) cost
+    little of the budget, so they do not push out a large one in use. A process that already loaded a
+    removed export keeps running (the pipeline holds its weights in memory); one that needs it again writes
+    it again."""
+    import shutil
+
+    def size(d: Path) -> int:
+        return sum(f.stat().st_size for f in d.iterdir() if f.is_file())
+
+    exports = [d for d in root.iterdir() if d.is_dir() and (d / GGUF_NAME).is_file()] if root.is_dir() else []
+    exports.sort(key=lambda d: (d != protect, -d.stat().st_mtime))
+    used, removed = 0, []
+    for d in exports:
+        used += size(d)
+        if used <= budget_bytes or d == protect:
+            continue
+        shutil.rmtree(d, ignore_errors=True)
+        with contextlib.suppress(OSError):
+            (root / f".{d.name}.lock").unlink()
+        removed.append(d)
+    if removed:
+        log.warning("physr3: removed %d least recently used OpenVINO export(s) from %s (generation."
+                    "openvino_cache_gb=%.1f)", len(removed), root, budget_bytes / 2**30)
+    return removed
 
 
 def _eos_for(path: str, tokenizer: Any) -> set[int]:
@@ -360,7 +397,7 @@ def build_openvino_engine(cfg: Any) -> OpenVINOEngine:
             loaded.append(load_model(fp32))
         return loaded[0]
 
-    gguf = cached_gguf(cfg.model, path, load_fp32)
+    gguf = cached_gguf(cfg.model, path, load_fp32, budget_gb=gen.openvino_cache_gb)
     tokenizer = load_tokenizer(cfg.model, path)
     engine = OpenVINOEngine(gguf, tokenizer, gen.openvino_precision, _eos_for(path, tokenizer), gen.openvino_threads)
     _checked(engine, gguf, gen, lambda: load_fp32()[0])
@@ -386,7 +423,7 @@ def openvino_for_model(cfg: Any, model: Any, tokenizer: Any, adapter: str | None
     path = resolve_model_path(cfg.model)
     model_cfg = ModelConfig(**{**vars(cfg.model), "adapter": adapter})
     source_dtype = str(next(model.parameters()).dtype).removeprefix("torch.")
-    gguf = cached_gguf(model_cfg, path, lambda: (model, tokenizer), source_dtype)
+    gguf = cached_gguf(model_cfg, path, lambda: (model, tokenizer), source_dtype, cfg.generation.openvino_cache_gb)
     key = f"{gguf}:{cfg.generation.openvino_precision}"
     if _LAST_ENGINE and _LAST_ENGINE[0][0] == key:
         return _LAST_ENGINE[0][1]
