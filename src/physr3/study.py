@@ -88,6 +88,11 @@ class Study:
             return self.root / condition / "adapter"
         return self.refine_dir(condition) / "adapter"
 
+    def scored(self, eval_name: str) -> Path | None:
+        """The scored held-out results of one evaluation (a condition or a curve point), once complete."""
+        found = sorted((self.root / "eval" / eval_name / "results").glob("*.scored.jsonl"))
+        return found[0] if found else None
+
     # -- driver ---------------------------------------------------------------------------------------
     def _stage(self, name: str, done: bool, fn) -> None:
         if name not in self.cfg.study.stages:
@@ -111,8 +116,10 @@ class Study:
         self._stage("refine", all(_is_adapter(self.adapter_of(c)) for c in refine_conds), self.refine)
         self._stage("sft-continued", _is_adapter(self.adapter_of("sft-continued")), self.sft_continued)
         self._stage("dpo", _is_adapter(self.adapter_of("dpo")), self.dpo)
-        self._stage("eval", False, self.evaluate)  # the eval runner resumes item by item
-        self._stage("curves", False, self.curves)
+        # done = every evaluation scored; an unfinished one resumes item by item (the eval runner)
+        self._stage("eval", all(self.scored(c) for c in conditions(self.cfg)), self.evaluate)
+        self._stage("curves", all(self.scored(name) for c in refine_conds for _, _, name in self.curve_points(c)),
+                    self.curves)
         self._stage("report", False, self.report)
         return self.root
 
@@ -304,22 +311,21 @@ def collect_results(study: Study) -> dict[str, Any]:
                            "budget_minutes": round(sum(study.timings.values()) / 60, 1),
                            "stage_minutes": {k: round(v / 60, 1) for k, v in study.timings.items()},
                            "conditions": {}}
-    eval_root = study.root / "eval"
     per_item: dict[str, dict[str, dict[str, Any]]] = {}
     for cond in conditions(cfg):
-        scored = list(eval_root.glob(f"{cond}/results/*.scored.jsonl"))
-        if not scored:
+        scored = study.scored(cond)
+        if scored is None:
             continue
-        rows = [row for _, row in iter_jsonl(scored[0])]
+        rows = [row for _, row in iter_jsonl(scored)]
         entry = _summary(rows, s.bootstrap, cfg.run.seed)
         if cond.startswith("ours-"):
             entry["revisions"] = _revisions(study.refine_dir(cond) / "metrics.jsonl")
             curve = []
             for step, _, name in study.curve_points(cond):
-                found = list((eval_root / name / "results").glob("*.scored.jsonl"))
-                if not found:
+                found = study.scored(name)
+                if found is None:
                     continue
-                pts = [float(r["r1"]) for _, r in iter_jsonl(found[0]) if r["r1"] is not None]
+                pts = [float(r["r1"]) for _, r in iter_jsonl(found) if r["r1"] is not None]
                 curve.append({"step": step, "r1_mean": mean(pts), "n": len(pts),
                               "r1_ci": bootstrap_ci(pts, n_resamples=s.bootstrap, seed=cfg.run.seed)})
             entry["learning_curve"] = curve
