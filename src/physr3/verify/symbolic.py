@@ -213,7 +213,14 @@ from physr3.problems import Problem
 from physr3.quantity.answer import MATCH, UNPARSEABLE, judge
 from physr3.solution import ANCHORED_STEP_PATTERN, TAGS, parse_solution
 from physr3.verify.base import Verdict
-from physr3.verify.symbolic_checks import Finding, Tolerances, _Checker, _with_unit, split_clauses
+from physr3.verify.symbolic_checks import (
+    Finding,
+    Tolerances,
+    _Checker,
+    _with_unit,
+    drop_value_remark,
+    split_clauses,
+)
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 
 try:  # the registry is optional at import time (another module owns it)
@@ -358,6 +365,11 @@ class SymbolicVerifier:
                         said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
                 clauses = split_clauses(said)[:MAX_CLAUSES]
                 checker.label = said if tag == "given" and len(clauses) <= 1 else ""
+                if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
+                    clauses = [drop_value_remark(c, checker.names) for c in clauses]
+                    finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
+                    if finding is not None:
+                        clauses = []
                 for clause in clauses:
                     decided, checker.decided = checker.decided, False
                     f = checker.check_clause(clause, tag)
@@ -369,7 +381,7 @@ class SymbolicVerifier:
                     elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
                             checker.unknown_names(clause):
                         pending.append((i, clause, tag))  # checked once a later step defines its unknown
-                if not clauses and tag == "given":
+                if not clauses and tag == "given" and finding is None:
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
                 if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
                     for clause in checker.prose_relations(step.text):  # "the length of the pipe is L/2"

@@ -806,6 +806,40 @@ class _Checker:
             bad += 1
         return bad > 0
 
+    def misnamed_kind(self, text: str) -> Finding | None:
+        """A given step whose one value is a given's value of the problem, described by words whose head
+        noun names a quantity of another kind ("n = 5.89 mW (the total energy emitted)": 5.89 mW is the
+        power; "n = 4.67 mol (molar mass of the gas)"; "m1 = 8.36 uC (rest mass of the first charge)"):
+        the number was read as the wrong quantity, MC. The noun is the first of `_KIND_NOUNS` in the
+        words (longest phrase first), not one followed by a word that changes its kind ("energy per",
+        "charge density", "time constant"); a noun the given's own description holds is never judged."""
+        plain = mp.normalize(_strip_tags(text))
+        numbers = list(_LONE_NUMBER.finditer(plain))
+        if len(numbers) != 1:
+            return None
+        start = numbers[0].start()
+        node = next((n for n in self.readings(plain[start:], "rhs") if n[0] == "qty" and not mp.variables(n)), None)
+        if node is None:
+            return None
+        got = mp.dimension(node, self.dims)
+        fits = [s for s in self.gt.givens if self.fits_given(s, [node])]
+        if got is None or not fits:
+            return None
+        unit = re.match(r"\s*[A-Za-zμµΩ°][\w/*^·()μµΩ°]*", plain[numbers[0].end():])
+        words = (plain[:start] + " " + plain[numbers[0].end() + (unit.end() if unit else 0):]).lower()
+        noun = _kind_noun(words)
+        if noun is None:
+            return None
+        phrase, dim = noun
+        if mp.same_dim(dim, got) or any(phrase in self.gt.descriptions.get(s, "").lower() for s in fits):
+            return None
+        s = fits[0]
+        said = plain[start:numbers[0].end() + (unit.end() if unit else 0)].strip()
+        article = "an" if phrase[0] in "aeiou" else "a"
+        return Finding(0, "fail", "MC", f"calls {said} {article} {phrase}, "
+                       f"but it is the {self.gt.descriptions.get(s, s)} ({s}), a quantity of another kind.",
+                       info={"check": "given_kind", "symbol": s})
+
     # -- which quantity a stated value is meant to be
     def described(self, text: str, strict: bool = False) -> str | None:
         """The quantity of the problem a piece of prose describes ("acoustic power" -> P, "mass of the
@@ -1312,6 +1346,73 @@ _GENERIC_STEMS = frozenset({"magni", "value", "quant", "final", "total", "requi"
 # description words that do not tell quantities apart
 _DESC_GENERIC = frozenset({"magni", "value", "quant", "the", "of", "in", "at", "on", "to", "by", "for", "from",
                            "and", "one", "each", "its", "is", "as", "a", "an", "wit", "with"})
+
+
+# quantity nouns and the unit of their kind, longest phrase first: the head noun of a given's words says what
+# kind of quantity its value is meant to be (`_Checker.misnamed_kind`)
+_KIND_NOUNS = tuple(sorted((
+    ("molar mass", "kg/mol"), ("specific heat", "J/(kg*K)"), ("latent heat", "J/kg"), ("heat capacity", "J/K"),
+    ("angular speed", "1/s"), ("angular velocity", "1/s"), ("angular frequency", "1/s"),
+    ("angular acceleration", "1/s^2"), ("number of moles", "mol"), ("amount of gas", "mol"),
+    ("potential difference", "V"), ("mass", "kg"), ("energy", "J"), ("power", "W"), ("speed", "m/s"),
+    ("velocity", "m/s"), ("acceleration", "m/s^2"), ("temperature", "K"), ("length", "m"), ("distance", "m"),
+    ("height", "m"), ("wavelength", "m"), ("radius", "m"), ("diameter", "m"), ("thickness", "m"), ("time", "s"),
+    ("period", "s"), ("frequency", "1/s"), ("force", "N"), ("tension", "N"), ("charge", "C"), ("voltage", "V"),
+    ("current", "A"), ("resistance", "ohm"), ("capacitance", "F"), ("pressure", "Pa"), ("volume", "m^3"),
+    ("area", "m^2"), ("momentum", "kg*m/s")), key=lambda kv: -len(kv[0])))
+# a word after the noun that makes it another kind ("energy per photon", "charge density", "time constant")
+_KIND_CHANGERS = frozenset("per density rate flux constant coefficient ratio factor number level gradient flow "
+                           "function loss gain index fraction".split())
+# ... or before it ("rate of heat", "coefficient of expansion")
+_KIND_CHANGERS_BEFORE = re.compile(r"(?:rate|density|flux|coefficient|gradient|per|ratio|fraction|change)\s+(?:of\s+)?"
+                                   r"(?:the\s+)?(?:unit\s+)?$")
+_LONE_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])|"
+                          r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=[A-Za-zμµΩ°])")
+_TAG_LIKE = re.compile(r"</?\s*[A-Za-z_ ]+>?")
+
+
+_TRAILING_GROUP = re.compile(r"\s\(([^()]*)\)\s*$")
+_STATED_VALUE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*[A-Za-zμµΩ°][\w/*^·()μµΩ°]*)?")
+
+
+def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
+    """A given `x = <value> [unit] (<group>)` whose group is the problem's symbols ("h = 6.63e-34 J*s (h)",
+    "(h/c)": `names`) or the value again ("T1 = 284 K (284 K)"): the group is a remark on the value, not a
+    factor of it. A group of units ("1.6e-27 kg (J/s)") stays: a second unit is part of what is stated."""
+    m = _TRAILING_GROUP.search(clause)
+    if not m or "=" not in clause[:m.start()]:
+        return clause
+    value = clause[:m.start()].rsplit("=", 1)[1].strip()
+    if not _STATED_VALUE.fullmatch(value):
+        return clause
+    inner = m.group(1).strip()
+    number = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)", value)
+    symbols = re.findall(r"[A-Za-zα-ωΑ-Ω_]\w*", inner)
+    if (re.fullmatch(r"[A-Za-zα-ωΑ-Ω_][\w/*^ α-ωΑ-Ω]*", inner) and all(mp.canonical_name(w) in names for w in symbols)) \
+            or (number and inner.startswith(number.group(0))):
+        return clause[:m.start()]
+    return clause
+
+
+def _strip_tags(text: str) -> str:
+    return _TAG_LIKE.sub(" ", text) if "<" in text else text
+
+
+def _kind_noun(words: str) -> tuple[str, mp.Dim] | None:
+    """The first quantity noun of `_KIND_NOUNS` in lower-case prose and its dimension, or None."""
+    best: tuple[int, str, str] | None = None
+    for phrase, unit in _KIND_NOUNS:
+        for m in re.finditer(rf"\b{re.escape(phrase)}s?\b", words):
+            after = re.match(r"\s*([a-z]+)", words[m.end():])
+            if after and after.group(1) in _KIND_CHANGERS or _KIND_CHANGERS_BEFORE.search(words[:m.start()]):
+                continue
+            if best is None or m.start() < best[0]:
+                best = (m.start(), phrase, unit)
+            break
+    if best is None:
+        return None
+    dim = mp.dim_of_unit(best[2].replace("^", "**"))
+    return (best[1], dim) if dim is not None else None
 
 
 def _strip_numbers(text: str) -> str:
