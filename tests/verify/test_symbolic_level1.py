@@ -75,3 +75,23 @@ def test_given_restated_with_its_symbol_or_value_in_parentheses_passes(verifier:
     assert v.error_step == 0, v.explanation
     v = _verdict(verifier, "ideal_gas_pressure", {3: "T = 575 K (575 K)"})
     assert v.error_step == 0, v.explanation
+
+
+@pytest.mark.parametrize("concept", ["Kinetic energy: the rest energy is the kinetic energy of the particle (in J)",
+                                     "Kinetic energy: the rest energy equivalent to a mass m is E = m*c^2"])
+def test_concept_headed_by_another_problems_principle_is_cm(verifier: SymbolicVerifier, concept: str) -> None:
+    v = _verdict(verifier, "mass_energy_equivalence", {4: concept})
+    assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
+    assert "Kinetic energy" in v.explanation
+
+
+@pytest.mark.parametrize("family,step,concept", [
+    ("mass_energy_equivalence", 4, "Einstein's relation: a mass m has rest energy E = m*c^2"),  # not a library name
+    ("mass_energy_equivalence", 4, "Mass-energy equivalence: the rest energy is E = m*c^2"),
+    # another principle's name next to this problem's own formula: the same relation under another name
+    ("capacitor_charge", 4, "Capacitor relation: the charge is Q = C*V"),
+])
+def test_concept_naming_its_own_principle_or_formula_passes(verifier: SymbolicVerifier, family: str, step: int,
+                                                             concept: str) -> None:
+    v = _verdict(verifier, family, {step: concept})
+    assert v.error_step == 0, v.explanation

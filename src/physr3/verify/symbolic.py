@@ -344,6 +344,8 @@ class SymbolicVerifier:
                                   info={"check": "empty"})
             elif concept_fail and concept_fail[0] == i:
                 finding = concept_fail[1]
+            elif tag == "concept" and checker.foreign_principle(step.text):  # "Kinetic energy: the rest energy ..."
+                finding = checker.foreign_principle(step.text)
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             else:  # equations are checked wherever they are written, a <concept> step's included

@@ -8,6 +8,7 @@ clauses. Every tolerance is a field of `Tolerances`.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Sequence
@@ -1279,6 +1280,38 @@ class _Checker:
                 hits.add(i)
         return hits
 
+    def foreign_principle(self, text: str) -> Finding | None:
+        """A <concept> step headed by the name of a principle ("Kinetic energy: the rest energy is ...",
+        "Hooke's law: ...") that is a principle of other problems of the generator (`principle_library`),
+        none of this problem's, and has a word none of this problem's principles (name, keywords, statement)
+        holds: the wrong principle named, CM. A header in words of this problem's principle ("Conservation
+        of energy" for "Conservation of mechanical energy") or another name of this problem's relation (the
+        library's statement of it has this problem's formula: "Definition of capacitance" and "Capacitor
+        relation" both state Q = C*V) is not judged."""
+        if not self.gt.principles:
+            return None
+        m = re.match(r"\s*([A-Za-z][A-Za-z'’ -]{2,60}?)\s*:", _strip_tags(text))
+        if not m or len(m.group(1).split()) > 7:
+            return None
+        head = _stems(m.group(1)) - _DESC_GENERIC
+        mine = set()
+        for p in self.gt.principles:
+            mine |= _stems(p.get("name", "")) | _stems(p.get("statement", ""))
+            for k in p.get("keywords", []):
+                mine |= _stems(k)
+        if not head or head <= mine or any(_stems(p.get("name", "")) - _DESC_GENERIC == head for p in self.gt.principles):
+            return None
+        library = principle_library()
+        other = next((name for name in library if _stems(name) - _DESC_GENERIC == head), None)
+        if other is None:
+            return None
+        own = set().union(*(_statement_formulas(p.get("statement", "")) for p in self.gt.principles))
+        if library[other] & own:
+            return None  # "Definition of capacitance: ... Q = C*V" for "Capacitor relation": one relation, two names
+        p = self.gt.principles[0]
+        return Finding(0, "fail", "CM", f"names {other}, a principle that does not apply here; expected "
+                       f"{p.get('name')} ({p.get('statement', '')[:80]}).", info={"check": "principle"})
+
     @staticmethod
     def restates(statement: str, words: set[str]) -> bool:
         """Whether a step's word stems cover most (60%, at least 3) of the content stems of a principle's
@@ -1289,6 +1322,29 @@ class _Checker:
 
 
 MAX_GIVEN_CLAUSES = 12
+
+
+@functools.cache
+def principle_library() -> dict[str, frozenset[str]]:
+    """The principles of every family of the generator, name -> the formulas its statements write (for
+    `_Checker.foreign_principle`); empty when the generator cannot be loaded."""
+    try:
+        from physr3.synth.registry import all_families
+    except ImportError:  # pragma: no cover
+        return {}
+    out: dict[str, set[str]] = {}
+    for fam in all_families():
+        for p in fam.principles:
+            name = p.name if hasattr(p, "name") else p["name"]
+            text = p.text if hasattr(p, "text") else p.get("statement", "")
+            out.setdefault(name, set()).update(_statement_formulas(text))
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def _statement_formulas(text: str) -> set[str]:
+    """The formulas a principle's statement writes ("... is proportional to ..., Q = C*V" -> {"Q=CV"})."""
+    return {_formula_key(m.group(0)) for m in re.finditer(r"[A-Za-z_]\w*\s*=\s*[\w*/^()+\-. ]+?(?=\s+[a-z]{3,}|[,;]|$)",
+                                                           text or "")}
 
 
 def _formula_key(text: str) -> str:
