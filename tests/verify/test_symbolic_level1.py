@@ -95,3 +95,29 @@ def test_concept_naming_its_own_principle_or_formula_passes(verifier: SymbolicVe
                                                              concept: str) -> None:
     v = _verdict(verifier, family, {step: concept})
     assert v.error_step == 0, v.explanation
+
+
+@pytest.mark.parametrize("family,concept", [
+    ("capacitor_charge", "Capacitance: the charge on a capacitor is the voltage across it, Q = C*V"),
+    ("capacitor_charge", "Capacitance: the charge on a capacitor is the voltage across its plates divided by the "
+                         "capacitance (C)"),
+    ("ohm_law_current", "Ohm's Law: current through a resistor in current unit mA (mah) is equal to the resistance "
+                        "of the resistor divided by the voltage source (V)"),
+    ("concave_mirror_image_from_focal_length", "Mirror: the image distance is the object distance divided by the "
+                                               "focal length."),
+])
+def test_false_relation_in_words_between_named_quantities_is_cm(verifier: SymbolicVerifier, family: str,
+                                                               concept: str) -> None:
+    v = _verdict(verifier, family, {4: concept})
+    assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
+
+
+@pytest.mark.parametrize("family,concept", [
+    ("ohm_law_current", "Ohm's law: the current through a resistor is the voltage across it divided by its resistance"),
+    ("capacitor_charge", "Capacitance: the charge on a capacitor is the capacitance times the voltage across it"),
+    ("capacitor_charge", "Capacitance: the charge on a capacitor is proportional to the voltage across it"),
+    ("capacitor_charge", "Capacitance: the charge is the charge transferred per second times the time"),  # not read
+])
+def test_true_or_unread_relation_in_words_passes(verifier: SymbolicVerifier, family: str, concept: str) -> None:
+    v = _verdict(verifier, family, {4: concept})
+    assert v.error_step == 0, v.explanation

@@ -386,7 +386,8 @@ class SymbolicVerifier:
                 if not clauses and tag == "given" and finding is None:
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
                 if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
-                    for clause in checker.prose_relations(step.text):  # "the length of the pipe is L/2"
+                    for clause in checker.prose_relations(step.text) + checker.prose_word_relations(step.text):
+                        # "the length of the pipe is L/2"; "the charge is the voltage divided by the capacitance"
                         f = checker.check_clause(clause, tag)
                         if f is not None and f.status == "fail":
                             finding = f

@@ -795,6 +795,60 @@ class _Checker:
             out.append(f"{sym} = {rest}")
         return out[:4]
 
+    def prose_word_relations(self, text: str) -> list[str]:
+        """Claims in words between quantities named in words, as equations to check: "the charge on a
+        capacitor is the voltage across its plates divided by the capacitance" -> "Q = V / C", "the image
+        distance is the object distance divided by the focal length" -> "v = u / f". Each side is a
+        quantity of the problem named by the head noun of its description (`_KIND_NOUNS`: charge, voltage,
+        distance, ...; several of one noun told apart by their other words) within its first words;
+        operators are "divided by", "times", "multiplied by". A side that is no such quantity ("the
+        distance between crest and trough"), or words that qualify the relation ("is proportional to",
+        "is unchanged"), make the claim unread."""
+        out: list[str] = []
+        plain = re.sub(r"\\[,;:! ]", " ", _strip_remarks(_strip_tags(text)))
+        for part in re.split(r"[;.,](?:\s|$)|:\s|\bso\b|\bwhere\b|\bwhen\b|\bwhile\b|\bwhich\b", plain):
+            if "=" in part or "≈" in part:
+                continue
+            m = _PROSE_VERB.search(part)
+            if not m:
+                continue
+            lhs = self.quantity_named(part[:m.start()])
+            rest = re.split(r"\s+and\s+|\s+if\s+|\s+for\s+|\s+in\s+this\b", part[m.end():])[0].strip()
+            if lhs is None or not rest or _QUALIFIED.match(rest):
+                continue
+            pieces = re.split(r"\s+(divided by|multiplied by|times)\s+", rest)
+            if any(w in _NOT_PLAIN for x in pieces[::2] for w in re.findall(r"[a-z]+", x.lower())):
+                continue  # "the momentum transferred per second": more than a quantity's name
+            sides = [self.quantity_named(x) for x in pieces[::2]]
+            if any(x is None for x in sides):
+                continue
+            expr = sides[0] or ""
+            for op, side in zip(pieces[1::2], sides[1:]):
+                expr += (" / " if op.startswith("divided") else " * ") + (side or "")
+            out.append(f"{lhs} = {expr}")
+        return out[:4]
+
+    def quantity_named(self, phrase: str) -> str | None:
+        """The quantity of the problem a short noun phrase names by the head noun of its description (see
+        `prose_word_relations`), or None."""
+        words = phrase.lower().split()
+        if not words or len(words) > 10:
+            return None
+        noun = _kind_noun(" ".join(words))
+        if noun is None or not re.search(rf"\b{re.escape(noun[0])}", " ".join(words[:4])):
+            return None  # the noun must open the phrase ("the voltage across it"), not end a clause in it
+        cands = []
+        for s, desc in self.gt.descriptions.items():
+            own = _kind_noun(desc.lower())
+            if own is not None and own[0] == noun[0]:
+                cands.append(s)
+        if len(cands) > 1:
+            mine = _stems(phrase) - _DESC_GENERIC
+            scored = sorted(((len(mine & (_stems(self.gt.descriptions[c]) - _DESC_GENERIC)), c) for c in cands),
+                            reverse=True)
+            cands = [scored[0][1]] if scored[0][0] > scored[1][0] else []
+        return cands[0] if len(cands) == 1 else None
+
     def inconsistent(self, readings: list[mp.Node]) -> bool:
         """Every reading of an expression whose symbols all have known dimensions is dimensionally
         inconsistent (`m1 + g`: a mass plus an acceleration)."""
@@ -1389,6 +1443,14 @@ def _maths_prefix(text: str, names: dict[str, str]) -> str:
             continue
         return text[:m.start()]
     return text
+# words that make a phrase more than the name of a quantity ("the momentum transferred per second")
+_NOT_PLAIN = frozenset("per rate squared cubed square root sum difference plus minus half twice double inverse "
+                       "reciprocal product ratio fraction multiple change transferred gained lost added removed "
+                       "divided multiplied over average mean maximum minimum initial final each every".split())
+# words after "is" that qualify a relation instead of stating one ("is proportional to the voltage")
+_QUALIFIED = re.compile(r"(?:directly\s+|inversely\s+)?proportional|related|a function|independent|constant|"
+                        r"conserved|unchanged|the same|not\b|no\b|zero|equal and|given by|found|measured|defined|"
+                        r"determined|calculated|written|expressed|known", re.IGNORECASE)
 _PROSE_VERB = re.compile(r"\b(?:is equal to|is|are|equals|becomes)\b\s*(?:just\s+|simply\s+|given by\s+)?")
 _FUNCTION_OF = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω]*)\s*\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*\)\s*$")
 _ENDS_WITH_NAME = re.compile(r"(?:^|[\s,:])[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*\s*$")
