@@ -121,3 +121,21 @@ def test_false_relation_in_words_between_named_quantities_is_cm(verifier: Symbol
 def test_true_or_unread_relation_in_words_passes(verifier: SymbolicVerifier, family: str, concept: str) -> None:
     v = _verdict(verifier, family, {4: concept})
     assert v.error_step == 0, v.explanation
+
+
+@pytest.mark.parametrize("concept,step", [
+    ("Gravitational potential energy: the energy of a mass m in G, the gravitational constant (G = 1/6, the speed "
+     "of light)", 5),
+])
+def test_a_universal_constant_set_to_a_wrong_value_is_cm(verifier: SymbolicVerifier, concept: str, step: int) -> None:
+    v = _verdict(verifier, "gravitational_potential_energy_lift", {step: concept})
+    assert (v.error_step, v.error_type) == (step, "CM"), v.explanation
+
+
+@pytest.mark.parametrize("concept", [
+    "Gravitational potential energy: U = m*g*h near the surface (G = 6.67e-11 N*m^2/kg^2 does not enter)",
+    "Gravitational potential energy: U = m*g*h, with c = 3.0*10^8 m/s irrelevant here",
+])
+def test_a_universal_constant_with_its_value_passes(verifier: SymbolicVerifier, concept: str) -> None:
+    v = _verdict(verifier, "gravitational_potential_energy_lift", {5: concept})
+    assert v.error_step == 0, v.explanation

@@ -386,6 +386,8 @@ class SymbolicVerifier:
                 if not clauses and tag == "given" and finding is None:
                     finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
                 if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+                    finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
+                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
                     for clause in checker.prose_relations(step.text) + checker.prose_word_relations(step.text):
                         # "the length of the pipe is L/2"; "the charge is the voltage divided by the capacitance"
                         f = checker.check_clause(clause, tag)

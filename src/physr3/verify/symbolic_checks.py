@@ -795,6 +795,26 @@ class _Checker:
             out.append(f"{sym} = {rest}")
         return out[:4]
 
+    def wrong_constant(self, text: str) -> Finding | None:
+        """A universal constant's own symbol (G, h, c, N_A, k_B) that is no quantity of this problem, set
+        to a number that is not its value ("the gravitational constant (G = 1/6, the speed of light)"):
+        a false statement of physics, CM. Read anywhere in the step, parenthesised remarks included; a
+        value with a unit counts in SI; an unreadable value is not judged."""
+        plain = _strip_tags(text)
+        for m in _CONSTANT_SET.finditer(plain):
+            name = m.group(1)
+            if name in self.gt.units or mp.canonical_name(name) in self.gt.units or \
+                    re.match(r"\s*(?:[*×x·^(]|[,.]?\d)", plain[m.end():]):
+                continue  # a quantity of this problem; a value that goes on ("3.0*10^8", "300,000")
+            readings = [n for n in self.readings(m.group(2), "rhs") if not mp.variables(n)]
+            values = [v for n in readings for v in self.values(n)]
+            true = _UNIVERSAL[name]
+            if not values or any(self.close(abs(v), true, 0.02) for v in values):
+                continue
+            return Finding(0, "fail", "CM", f"states {name} = {m.group(2).strip()[:30]}; the constant {name} is "
+                           f"{_fmt(true)} in SI.", info={"check": "constant", "symbol": name})
+        return None
+
     def prose_word_relations(self, text: str) -> list[str]:
         """Claims in words between quantities named in words, as equations to check: "the charge on a
         capacitor is the voltage across its plates divided by the capacitance" -> "Q = V / C", "the image
@@ -1443,6 +1463,11 @@ def _maths_prefix(text: str, names: dict[str, str]) -> str:
             continue
         return text[:m.start()]
     return text
+# universal constants by the symbol every textbook writes them with (SI values) and a statement setting one
+_UNIVERSAL = {"G": 6.674e-11, "h": 6.626e-34, "c": 2.998e8, "N_A": 6.022e23, "NA": 6.022e23, "k_B": 1.381e-23,
+              "kB": 1.381e-23}
+_CONSTANT_SET = re.compile(r"(?<![\w.])(G|h|c|N_A|NA|k_B|kB)\s*=\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+                           r"(?:\s*/\s*\d+(?:\.\d+)?)?(?:\s*[A-Za-z][\w/*^]*)?)")
 # words that make a phrase more than the name of a quantity ("the momentum transferred per second")
 _NOT_PLAIN = frozenset("per rate squared cubed square root sum difference plus minus half twice double inverse "
                        "reciprocal product ratio fraction multiple change transferred gained lost added removed "
