@@ -139,3 +139,12 @@ def test_a_universal_constant_set_to_a_wrong_value_is_cm(verifier: SymbolicVerif
 def test_a_universal_constant_with_its_value_passes(verifier: SymbolicVerifier, concept: str) -> None:
     v = _verdict(verifier, "gravitational_potential_energy_lift", {5: concept})
     assert v.error_step == 0, v.explanation
+
+
+def test_target_named_by_its_letter_in_find_is_read_in_concept_equations(verifier: SymbolicVerifier) -> None:
+    edits = {3: "I, the current in the resistor", 4: "Ohm's Law: I = R * (1/R)"}
+    v = _verdict(verifier, "ohm_law_current", edits)
+    assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
+    edits[4] = "Ohm's Law: I = V/R"
+    v = _verdict(verifier, "ohm_law_current", edits)
+    assert v.error_step == 0, v.explanation

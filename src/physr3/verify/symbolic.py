@@ -397,6 +397,8 @@ class SymbolicVerifier:
             step_hits = set(checker.hits)
             if finding is None or finding.status != "fail":
                 step_hits |= self._elements(checker, step)
+                if step.tag == "find" and "target" in step_hits:
+                    checker.name_target(step.text)  # "E, the rest energy": E is the target from here on
             hits.append(step_hits)
             checked.append(finding is not None or checker.decided or "target" in step_hits
                            or (step.tag == "concept" and bool(checker.principle_hits(step.text))))

@@ -122,6 +122,9 @@ class _Checker:
         self.loose_labels: dict[str, tuple[str, int]] = {}
         self.letter = ""  # the letter the given clause being checked was written with
         self.letter_for: dict[str, str] = {}  # a letter written with another given's value -> that given
+        # case variants of the target's symbol the solution named it by in its <find> step ("I, the current"
+        # for i_R): read as the target everywhere after, <concept> steps included
+        self.spoken: set[str] = set()
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -330,7 +333,7 @@ class _Checker:
         ("with Q = 0" for an adiabatic stage) and relations between expressions, which carry sign
         conventions ("1/v - 1/u = 1/f"), are not judged in a concept step."""
         saved = self.names
-        self.names = {k: v for k, v in saved.items() if k not in self.case_variants}
+        self.names = {k: v for k, v in saved.items() if k not in self.case_variants or k in self.spoken}
         try:
             lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
             lhs = lhs_readings[0] if lhs_readings else None
@@ -794,6 +797,23 @@ class _Checker:
                 continue  # "stress times area": the maths goes on in words
             out.append(f"{sym} = {rest}")
         return out[:4]
+
+    def name_target(self, text: str) -> None:
+        """A <find> step that names the target first by a spelling of the target's own letter (a case
+        variant, or a new name with the same letter and at most a short subscript: "I, the current in the
+        resistor" and "I_R" for i_R, "E" for E0): that spelling is the solution's name for the target from
+        here on, also in <concept> steps, where case variants are otherwise not read
+        (`check_concept_clause`). A name of another letter ("L' (final length)" for dL) is not adopted."""
+        m = re.match(r"\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω']{0,5})\s*(?:[,(:]|$)", _strip_tags(text))
+        if not m or m.group(1).lower() in mp.STOPWORDS:
+            return
+        name = mp.canonical_name(m.group(1))
+        if self.names.get(name) == self.gt.target and name in self.case_variants:
+            self.spoken.add(name)
+        elif name not in self.names and name not in self.env[0] and mp.symbol_like(m.group(1)) and \
+                name[0].lower() == self.gt.target[0].lower() and re.fullmatch(r"[A-Za-z](?:_?[A-Za-z0-9]{1,2})?", name):
+            self.names[name] = self.gt.target  # "I, the current" for i_R, "I_R" too: the target's letter
+            self.spoken.add(name)
 
     def wrong_constant(self, text: str) -> Finding | None:
         """A universal constant's own symbol (G, h, c, N_A, k_B) that is no quantity of this problem, set
