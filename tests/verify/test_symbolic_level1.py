@@ -148,3 +148,20 @@ def test_target_named_by_its_letter_in_find_is_read_in_concept_equations(verifie
     edits[4] = "Ohm's Law: I = V/R"
     v = _verdict(verifier, "ohm_law_current", edits)
     assert v.error_step == 0, v.explanation
+
+
+@pytest.mark.parametrize("family,find", [
+    ("wavelength_in_medium", "wavelength: 716 nm"),
+    ("ideal_gas_pressure", "p, the pressure of the gas when it is warmed by 4.73 K (in Pa)"),  # 4.73 is n in mol
+])
+def test_find_step_with_a_value_the_problem_does_not_give_is_mc(verifier: SymbolicVerifier, family: str,
+                                                                find: str) -> None:
+    step = 3 if family == "wavelength_in_medium" else 5
+    v = _verdict(verifier, family, {step: find})
+    assert (v.error_step, v.error_type) == (step, "MC"), v.explanation
+
+
+@pytest.mark.parametrize("find", ["p, the pressure of the gas at 575 K (in Pa)", "p, the pressure (in Pa)"])
+def test_find_step_with_a_given_value_or_a_unit_passes(verifier: SymbolicVerifier, find: str) -> None:
+    v = _verdict(verifier, "ideal_gas_pressure", {5: find})
+    assert v.error_step == 0, v.explanation

@@ -620,6 +620,11 @@ class SymbolicVerifier:
             valued = checker.target_with_value(s.text)  # "Sound intensity level: 37.9 W/m^2"
             if valued is not None:
                 return i, valued
+            invented = checker.find_value(s.text)  # "wavelength: 716 nm": a value the problem does not give
+            if invented is not None:
+                if first is None and k == 0:
+                    return i, invented
+                continue  # the steps before it did not name the target either: judged as a section
             named, fail = checker.check_target(s.text)
             if named or (fail is None and (checker.names_target(s.text, lenient=True)
                                            or checker.described(s.text) == checker.gt.target)):

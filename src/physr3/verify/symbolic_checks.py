@@ -815,6 +815,23 @@ class _Checker:
             self.names[name] = self.gt.target  # "I, the current" for i_R, "I_R" too: the target's letter
             self.spoken.add(name)
 
+    def find_value(self, text: str) -> Finding | None:
+        """A <find> step that writes a value with a unit that is no given of the problem and nothing it
+        implies (`implied`: a number of the question of that kind, a constant, a quantity's true value)
+        ("wavelength: 716 nm", "the heat needed to raise the temperature by 1.90 K" where 1.90 is the mass
+        in kg): data the problem does not give, MC. "(in 1/s)" is a unit, not a value."""
+        plain = re.sub(r"\(\s*in\s+[^()]*\)|\bin\s+1\s*/\s*\w+", " ", mp.normalize(_strip_tags(text)))
+        for m in _LONE_NUMBER.finditer(plain):
+            if plain[m.end():].lstrip().startswith("/"):
+                continue
+            readings = [n for n in self.readings(plain[m.start():], "rhs") if n[0] == "qty" and not mp.variables(n)]
+            if not readings or any(self.fits_given(s, readings) for s in self.gt.givens) or self.implied(readings):
+                continue
+            return Finding(0, "fail", "MC", f"writes {plain[m.start():m.end() + 12].split(',')[0].strip()}, a value the "
+                           f"problem does not give; the question asks for {self.gt.target}, {self.gt.target_desc}.",
+                           info={"check": "target_value"})
+        return None
+
     def wrong_constant(self, text: str) -> Finding | None:
         """A universal constant's own symbol (G, h, c, N_A, k_B) that is no quantity of this problem, set
         to a number that is not its value ("the gravitational constant (G = 1/6, the speed of light)"):
