@@ -165,3 +165,22 @@ def test_find_step_with_a_value_the_problem_does_not_give_is_mc(verifier: Symbol
 def test_find_step_with_a_given_value_or_a_unit_passes(verifier: SymbolicVerifier, find: str) -> None:
     v = _verdict(verifier, "ideal_gas_pressure", {5: find})
     assert v.error_step == 0, v.explanation
+
+
+def test_substituting_into_another_formula_than_the_one_written_is_cm(verifier: SymbolicVerifier) -> None:
+    # F = k*q1*q2/(r^2) written at step 7; the substitution drops the /r^2: a different formula, not a slip
+    v = _verdict(verifier, "coulomb_force_two_charges", {8: "F = (9e9 N*m^2/C^2)*(5.16 uC)*(1.66 uC)"})
+    assert (v.error_step, v.error_type) == (8, "CM"), v.explanation
+    # the right substitution with a wrong result is an arithmetic error
+    v = _verdict(verifier, "coulomb_force_two_charges", {9: "F = 0.871 N"})
+    assert (v.error_step, v.error_type) == (9, "CE"), v.explanation
+
+
+def test_substituting_a_number_of_the_answer_options_is_mc(verifier: SymbolicVerifier) -> None:
+    # 6.71e-5 N is an option; put in place of k/r^2 it is data read from the options, not the problem
+    v = _verdict(verifier, "coulomb_force_two_charges", {8: "F = (5.16 uC)*(1.66 uC)*(6.71e-5 N)"})
+    assert (v.error_step, v.error_type) == (8, "MC"), v.explanation
+    assert "answer options" in v.explanation
+    # a bare result equal to an option's digits is a computed value (a power-of-ten slip is CE)
+    v = _verdict(verifier, "coulomb_force_two_charges", {9: "F = 6.71e-4 N"})
+    assert (v.error_step, v.error_type) == (9, "CE"), v.explanation

@@ -140,8 +140,8 @@ What is checked, and the type of a failure:
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
   failing expression are read back as the quantities whose values they are (givens exactly, computed
   values within `value_rel`, of the same unit kind; whole numbers stay constants of the equation), and
-  if that form is a wrong relation for a quantity whose right relation the solution has not written
-  (`T = 3.69 * 9.8` with no governing equation: T = m2 g) the error is CM. A wrong result of a right
+  if that form is a wrong relation for the quantity (`T = 3.69 * 9.8`: T = m2 g), the error is CM, also
+  when the right relation was written before (numbers substituted into a different formula). A wrong result of a right
   relation is CE, in <governing_equation> as much as in <calculation>; a bare wrong result is CE.
 - Unchecked steps. A step where no check decided anything (prose, a definition of a symbol never
   confirmed by a later check, an equation whose unknown is never defined) is listed in
@@ -219,6 +219,7 @@ from physr3.verify.symbolic_checks import (
     _Checker,
     _with_unit,
     drop_value_remark,
+    option_digits,
     split_clauses,
 )
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
@@ -296,7 +297,7 @@ class SymbolicVerifier:
             return Verdict(0, "none", "The solution has no numbered steps (Step k:), so no step can be checked.",
                            status="parse_error")
         try:
-            verdict = self._verify(gt, parsed, problem.question or "", solution or "")
+            verdict = self._verify(gt, parsed, problem.question or "", solution or "", problem.options or [])
         except RecursionError:
             self.counters["parse_error"] += 1
             return Verdict(0, "none", "The solution could not be read (nesting too deep).", status="parse_error")
@@ -309,10 +310,12 @@ class SymbolicVerifier:
             self.counters["errors_found"] += 1
         return verdict
 
-    def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "") -> Verdict:
+    def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "",
+                options: Sequence[str] = ()) -> Verdict:
         steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
+        checker.option_digits = option_digits(options)
         findings: list[Finding] = []
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)
@@ -503,7 +506,11 @@ class SymbolicVerifier:
             lhs, node = finding.nodes
         else:
             lhs = node = None
-        if lhs is not None and checker.wrong_relation(lhs, node):
+        copied = checker.option_number(finding.nodes[0]) if check == "value" and finding.nodes else None
+        if copied is not None:  # "F = (6.23 uC)*(2.37 uC)*(5.39e-4 N)": a number of the answer options, not data
+            finding.error_type, finding.numeric = "MC", False
+            finding.explanation += f" It substitutes {copied}, a number of the answer options, not the problem's data."
+        elif lhs is not None and checker.wrong_relation(lhs, node):
             finding.error_type, finding.numeric = "CM", False
             finding.explanation += " Its numbers follow a wrong relation" + (
                 f"; {checker.expected_relation(sym)}" if sym else ".")

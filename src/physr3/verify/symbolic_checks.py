@@ -125,6 +125,7 @@ class _Checker:
         # case variants of the target's symbol the solution named it by in its <find> step ("I, the current"
         # for i_R): read as the target everywhere after, <concept> steps included
         self.spoken: set[str] = set()
+        self.option_digits: set[str] = set()  # the significant digits of the numbers in the answer options
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -753,16 +754,21 @@ class _Checker:
 
     def wrong_relation(self, lhs: mp.Node, node: mp.Node) -> bool:
         """A wrong value whose numbers, read back as the quantities they are, form a wrong relation
-        (`T = 3.69*(9.8 - 3.23)`: T = m2 (g - a); `K = n e V/1000`) when the solution has not written the
-        right relation for that quantity before: the equation is wrong, not the arithmetic (CM)."""
-        if lhs[0] == "var" and lhs[1] in self.verified_eq:
-            return False
+        (`T = 3.69*(9.8 - 3.23)`: T = m2 (g - a); `K = n e V/1000`): the equation is wrong, not the
+        arithmetic (CM). When the solution wrote the right relation before, a wrong substitution into it
+        is a slip (CE: `(m1 - m2) g/(m1 - m2)` for `/(m1 + m2)`) unless its numbers leave out a quantity
+        the relation needs (`F = k*q1*q2` after `F = k*q1*q2/r^2`): substituted into a different formula,
+        CM by the rubric."""
         core = node[1] if node[0] == "neg" else node
         if lhs[0] == "var" and core[0] in ("num", "qty"):
             return False  # a bare result is a value, not a relation
         a, b = self.lift(lhs), self.lift(node)
         if a is None or b is None or not (mp.variables(a) | mp.variables(b)):
             return False  # a number matched no quantity (a slip), or nothing to read back
+        if lhs[0] == "var" and lhs[1] in self.verified_eq:
+            needed = set(self.gt.equations.get(lhs[1], {}).get("depends") or [])
+            if not needed or needed <= mp.variables(b):
+                return False
         confirmed = set(self.confirmed)
         holds = self.identity_holds(a, b)
         self.confirmed = confirmed
@@ -831,6 +837,30 @@ class _Checker:
                            f"problem does not give; the question asks for {self.gt.target}, {self.gt.target_desc}.",
                            info={"check": "target_value"})
         return None
+
+    def option_number(self, node: mp.Node) -> str | None:
+        """A number with a unit written in an expression whose significant digits are those of a number in
+        the answer options and of no given (`5.39e-4 N`, `5.25 nC` for the option 5.25 N), or None: a wrong value
+        that substitutes it took data from the options (MC, the careful labels' reading)."""
+        core = node[1] if node[0] == "neg" else node
+        if not self.option_digits or core[0] in ("num", "qty"):
+            return None  # a bare result is a value computed (a slip there is CE), not data substituted
+        given = {_digits(float(g["value"])) for g in self.gt.givens.values()}
+        found: list[str] = []
+
+        def walk(n: mp.Node) -> None:
+            if not isinstance(n, tuple) or not n:
+                return
+            if n[0] in ("num", "qty") and isinstance(n[1], (int, float)):
+                d = _digits(float(n[1]))  # with a unit only: a bare 100 is a conversion factor, not data
+                if n[0] == "qty" and d in self.option_digits and d not in given:
+                    found.append(n[4] if len(n) > 4 else str(n[1]))
+                return
+            for child in n[1:]:
+                walk(child)
+
+        walk(node)
+        return found[0] if found else None
 
     def wrong_constant(self, text: str) -> Finding | None:
         """A universal constant's own symbol (G, h, c, N_A, k_B) that is no quantity of this problem, set
@@ -1593,6 +1623,25 @@ def _kind_noun(words: str) -> tuple[str, mp.Dim] | None:
         return None
     dim = mp.dim_of_unit(best[2].replace("^", "**"))
     return (best[1], dim) if dim is not None else None
+
+
+def _digits(value: float) -> str:
+    """The three significant digits of a number (5.39e-4 and 5.39 -> "5.39")."""
+    return f"{abs(value):.2e}".split("e")[0]
+
+
+def option_digits(options: Sequence[str]) -> set[str]:
+    """The significant digits of the numbers written in the answer options ("5.39e-4 N" -> {"5.39"})."""
+    out = set()
+    for opt in options or ():
+        for m in re.finditer(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", str(opt)):
+            try:
+                value = float(m.group(0))
+            except ValueError:
+                continue
+            if value:
+                out.add(_digits(value))
+    return out
 
 
 def _strip_numbers(text: str) -> str:
