@@ -184,3 +184,11 @@ def test_substituting_a_number_of_the_answer_options_is_mc(verifier: SymbolicVer
     # a bare result equal to an option's digits is a computed value (a power-of-ten slip is CE)
     v = _verdict(verifier, "coulomb_force_two_charges", {9: "F = 6.71e-4 N"})
     assert (v.error_step, v.error_type) == (9, "CE"), v.explanation
+
+
+def test_a_given_restated_by_a_relation_that_does_not_hold_is_mc(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "ideal_gas_pressure", {2: "V = V/V, the volume of the vessel"})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    # a wrong relation for the unknown written among the givens stays CM (the physics is wrong)
+    v = _verdict(verifier, "ideal_gas_pressure", {4: "p = n*R/V"})
+    assert (v.error_step, v.error_type) == (4, "CM"), v.explanation

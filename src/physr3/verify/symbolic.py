@@ -496,7 +496,13 @@ class SymbolicVerifier:
         """The error type by what went wrong, not by the section it is written in: a misread or misplaced
         given is MC wherever (a computed quantity's value stated among the givens takes the unknown for
         given), a wrong relation is CM wherever (also when it shows only as a wrong value whose numbers
-        read back as a wrong equation), a wrong result of right numbers in a right relation is CE."""
+        read back as a wrong equation), a wrong result of right numbers in a right relation is CE. A
+        relation that does not hold written in <given> for a given of the problem (`L = L/L, the length of
+        the rail`) misstates that given: MC (a wrong relation for the unknown there stays CM)."""
+        if tag == "given" and finding.info.get("check") == "equation" and \
+                finding.info.get("symbol") in checker.gt.givens:
+            finding.error_type, finding.numeric = "MC", False
+            return
         if not finding.numeric:
             return
         sym, check = finding.info.get("symbol"), finding.info.get("check")
