@@ -192,3 +192,10 @@ def test_a_given_restated_by_a_relation_that_does_not_hold_is_mc(verifier: Symbo
     # a wrong relation for the unknown written among the givens stays CM (the physics is wrong)
     v = _verdict(verifier, "ideal_gas_pressure", {4: "p = n*R/V"})
     assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
+
+
+def test_a_given_written_as_a_function_of_a_value_is_garbled_mc(verifier: SymbolicVerifier) -> None:
+    v = _verdict(verifier, "ideal_gas_pressure", {3: "T(575 K) = 954 K (temperature of the gas)"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    v = _verdict(verifier, "ideal_gas_pressure", {3: "T = 575 K (temperature of the gas)"})
+    assert v.error_step == 0, v.explanation

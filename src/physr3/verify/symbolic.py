@@ -373,6 +373,11 @@ class SymbolicVerifier:
                 if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
                     clauses = [drop_value_remark(c, checker.names) for c in clauses]
                     finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
+                    garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
+                    if finding is None and garbled:
+                        finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
+                                          f"one quantity; the problem gives {checker.given_list()}.",
+                                          info={"check": "given_garbled"})
                     if finding is not None:
                         clauses = []
                 for clause in clauses:
@@ -696,6 +701,8 @@ class SymbolicVerifier:
 
 
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
+# a given written as a function of a value set to another value ("T(299 K) = 954 K"): garbled data
+_VALUE_OF_VALUE = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)[^()=]*\)\s*=\s*[-+]?\.?\d[^=,;]*")
 # a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
 # a decimal point is required, so "m1 = 2 kg" and "v2" stay names
 _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")
