@@ -135,6 +135,23 @@ What is checked, and the type of a failure:
   own (`T = 9.81 m/s^2`) is implied only where the problem has a quantity of its kind. A wrong relation
   for the unknown written among the givens (`Q = n*R*T` with numbers) is CM. A principle restated in
   other words (60% of its statement's content words) counts as stated.
+- Round five, from the level-1 real solutions (benchmarks/data/real_solutions/level1_test.jsonl, tuning data
+  since its one held-out measurement); each rule in one sentence, details in the named method:
+  a given's value called a quantity of another kind by the head noun of its words ("n = 5.89 mW (the
+  total energy emitted)", "n = 4.67 mol (molar mass)") is MC (`misnamed_kind`); a remark after a given
+  value that is the problem's symbols or the value again ("h = 6.63e-34 J*s (h)", "T1 = 284 K (284 K)") is
+  no factor (`drop_value_remark`); a given written as a function of a value ("T(299 K) = 954 K") is
+  garbled, MC; a relation that does not hold written in <given> for a given ("L = L/L") is MC; a <concept>
+  step headed by the name of another problem's principle (the generator's library: "Kinetic energy:" for
+  a rest energy, "Refraction:" for a mirror) is CM unless that principle states this problem's formula
+  (`foreign_principle`); a relation in words between quantities named by their descriptions' head nouns
+  ("the charge on a capacitor is the voltage across its plates divided by the capacitance") is checked
+  as the equation `Q = V / C` (`prose_word_relations`); a universal constant's own symbol set to a wrong
+  value ("G = 1/6") outside <given>/<find> is CM (`wrong_constant`); a <find> step writing a value the
+  problem does not give ("wavelength: 716 nm") is MC (`find_value`); the target named in <find> by its
+  own letter ("I" for i_R) is read as the target in <concept> equations (`name_target`); a number with a
+  unit taken from the answer options substituted into a formula is MC (`option_number`); numbers that
+  read back as another formula than the one written, leaving out a quantity it needs, are CM.
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
