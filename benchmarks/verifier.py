@@ -23,11 +23,12 @@ its first step and type). Printed, all from this one run:
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets set when the verifier was built: step >= 95%, type >= 90%, ground truth passed >= 99%.
 
-The real set (`--real`, default `benchmarks/data/real_solutions/level1_test.jsonl`, the HELD-OUT part: 155 real
-solutions on 15 level-1 families that no verifier change was tuned on. While changing the verifier pass
-`--real benchmarks/data/real_solutions/dev.jsonl` (or `test.jsonl`: both first-round parts are tuning data since
-the first round's held-out measurement), or `--real ""` for the injected set only, so the held-out part is
-measured once, after the last change; skipped with a message when the file is absent):
+The real set (`--real`, default `benchmarks/data/real_solutions/round3_test.jsonl`, the HELD-OUT part: 165 real
+solutions of the CPU study's refine-trained model on new problems of all 76 families, plus 16 reworded ground
+truths; no verifier change was tuned on them. `dev.jsonl`, `test.jsonl` and `level1_test.jsonl` are tuning data
+(each had its one held-out measurement): pass one of them while changing the verifier, or `--real ""` for the
+injected set only, so the held-out part is measured once, after the last change; skipped with a message when
+the file is absent):
 `physr3 verify` input lines with `label_error_step` (1-based, 0 = no error) and
 `label_error_type` (MC | CM | CE | none) from human annotators. Printed: first-error step exact and within
 one step, error type, Cohen's kappa of the type with "none" as a class (`sklearn.metrics.cohen_kappa_score`),
@@ -47,7 +48,9 @@ import sys
 import time
 from pathlib import Path
 
-DEFAULT_REAL = "benchmarks/data/real_solutions/level1_test.jsonl"
+from physr3.config import VerifierConfig
+
+DEFAULT_REAL = "benchmarks/data/real_solutions/round3_test.jsonl"
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
 
 
@@ -61,8 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paraphrases", type=int, default=2, help="paraphrases per problem (0: skip)")
     parser.add_argument("--show", type=int, default=5, help="print this many mismatches")
     parser.add_argument("--real", default=DEFAULT_REAL, help="labelled real solutions (JSONL; skipped if absent)")
-    parser.add_argument("--unchecked", default="pass", choices=("pass", "error"),
-                        help="verifier.symbolic_unchecked for the real set")
+    parser.add_argument("--unchecked", default=VerifierConfig.symbolic_unchecked, choices=("pass", "error"),
+                        help="verifier.symbolic_unchecked, for both sets (default: the config's)")
     args = parser.parse_args(argv)
     if args.n > 0 or args.input:
         injected(args)
@@ -103,7 +106,7 @@ def injected(args: argparse.Namespace) -> int:
         record["solution"] = row.get("reference_solution") or row.get("ground_truth_solution")
         return Problem.from_json(record)
 
-    verifier = SymbolicVerifier()
+    verifier = SymbolicVerifier(unchecked=args.unchecked)
     items = [(problem_of(r), r["solution"]) for r in rows]
     t0 = time.perf_counter()
     verdicts = verifier.verify_batch(items)

@@ -299,7 +299,9 @@ class VerifierConfig(Checked):
                                     ("clamp", "reject", "keep_counted"))
     symbolic_unchecked: str = opt(
         "pass", "Symbolic verifier: a step no check can judge (free prose, a symbol never defined; listed in the "
-        "verdict's unchecked_steps) counts as correct (pass) or as the first error (error, typed by its section).",
+        "verdict's unchecked_steps) counts as correct (pass) or as the first error (error, typed by its section). "
+        "On real solutions error keeps the mean reward within 0.02 of careful labels (pass: +0.02 to +0.06 too "
+        "high), but it fails correct steps written in forms no check reads (README).",
         ("pass", "error"))
 
 

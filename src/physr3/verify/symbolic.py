@@ -265,7 +265,11 @@ class SymbolicVerifier:
 
     name = "symbolic"
 
-    def __init__(self, tolerances: Tolerances | None = None, unchecked: str = "pass"):
+    def __init__(self, tolerances: Tolerances | None = None, unchecked: str | None = None):
+        if unchecked is None:  # the config's default: one home for it
+            from physr3.config import VerifierConfig
+
+            unchecked = VerifierConfig.symbolic_unchecked
         if unchecked not in UNCHECKED_POLICIES:
             raise ValueError(f"unchecked={unchecked!r}: expected one of {', '.join(UNCHECKED_POLICIES)}")
         self.tol = tolerances or Tolerances()
@@ -276,7 +280,7 @@ class SymbolicVerifier:
     @classmethod
     def from_config(cls, cfg: Any = None, **kwargs: Any) -> SymbolicVerifier:
         """Build from a full Config (`verifier.symbolic_unchecked`); tolerances are `Tolerances`' unless given."""
-        unchecked = cfg.verifier.symbolic_unchecked if cfg is not None else "pass"
+        unchecked = cfg.verifier.symbolic_unchecked if cfg is not None else None
         return cls(kwargs.get("tolerances"), kwargs.get("unchecked", unchecked))
 
     def report(self) -> str:
