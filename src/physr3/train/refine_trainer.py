@@ -223,6 +223,8 @@ def _merge_loss_stats(parts: list[dict[str, Any]]) -> dict[str, Any]:
     if any("loss_first" in p for p in parts):  # paper+first: each part is already over the global count
         merged["loss_first"] = sum(p.get("loss_first", 0.0) for p in parts)
         merged["first_used"] = sum(p.get("first_used", 0.0) for p in parts)
+    merged["shared_pass"] = sum(p.get("shared_pass", 0.0) for p in parts)
+    merged["update_passes"] = sum(p.get("update_passes", 0.0) * p["used"] for p in parts) / used if used else 0.0
     for key in ("kl", "logp_y1", "logp_y2"):
         merged[key] = sum(p[key] * p["used"] for p in parts) / used if used else 0.0
     first = next((p for p in parts if p["logp_gap"] is not None), parts[0])
@@ -235,7 +237,7 @@ def _merge_summaries(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Combine per-process step summaries (counts add, means re-weighted by their sample lists)."""
     merged: dict[str, Any] = {}
     for key in ("problems", "sampled", "skipped_solved", "skipped_verifier", "skipped_overlong", "truncated",
-                "verifier_failures", "generated_tokens"):
+                "verifier_failures", "generated_tokens", "revision_reencoded"):
         merged[key] = sum(p[key] for p in parts)
     merged["r1"] = [x for p in parts for x in p["r1"]]
     merged["r2"] = [x for p in parts for x in p["r2"]]
