@@ -26,7 +26,10 @@ The update's forward passes per used problem are printed per run: 2 when one pol
 (`train.shared_policy_pass`, the revision prompt built from y1's sampled ids), 3 with separate passes
 (`--no-shared-pass`), and how many revision prompts fell back to re-encoding (then 3 for that problem).
 `--shared-pass both` runs every engine with the shared pass and then without it, from the same start, and
-prints the ratio of update seconds (and of step seconds) between the two. `--no-prefix-caching` turns
+prints the ratio of update seconds (and of step seconds) between the two. The first run of a process also
+pays one-time warm-up (oneDNN kernels, OpenVINO compilation), so with `both` the first engine's shared run is
+penalized: compare the update seconds, or list that engine twice as a throwaway (`--engines
+transformers,transformers,openvino`; the last run of each name is the one compared). `--no-prefix-caching` turns
 OpenVINO's prefix caching off (`generation.openvino_prefix_caching`).
 """
 

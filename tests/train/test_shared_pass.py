@@ -217,3 +217,22 @@ def test_a_revision_that_does_not_start_with_the_first_attempt_uses_separate_pas
     stats = RefineStep(cfg, peft, tok, engine=None, verifier=None, feedback_fn=None, answer_check=None
                        ).backward(rollouts)
     assert stats["shared_pass"] == 2 and stats["update_passes"] == pytest.approx((2 + 3 + 2) / 3)
+
+
+def test_the_gap_from_the_shared_pass_is_zero_for_an_fp32_mirror(policy):
+    """`logp_gap` with per-token engine log-probs, taken from the shared pass: an fp32 policy sampled through an
+    fp32 merged mirror at temperature 0.7 gives ~0 for y1 and y2 alike (their spans are aligned right)."""
+    from physr3.models.merged import MergedPolicyEngine
+    from physr3.train.adapters import POLICY
+
+    peft, tok = policy
+    cfg = Config()
+    cfg.train.temperature, cfg.train.max_attempt_tokens, cfg.train.micro_batch_size = 0.7, 6, 2
+    engine = MergedPolicyEngine(peft, POLICY, tok, batch_size=4, dtype=torch.float32)
+    step = _step(cfg, peft, tok, engine)
+    rollouts, _ = step.rollouts(list(generate_problems(2, seed=9)), step=1)
+    for ro in rollouts:
+        ro.y2.reward = 0.5  # a non-zero weight, whatever the verifier made of the random model's text
+    stats = step.backward(rollouts)
+    assert stats["used"] == 2 and stats["shared_pass"] == 2 and stats["update_passes"] == 2
+    assert stats["logp_gap_kind"] == "token" and stats["logp_gap"] < 1e-4

@@ -322,11 +322,12 @@ def rollout_engine(cfg: Config, model, tokenizer):
     return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
 
 
-# Config keys a resumed run may change: where it runs, how long it runs, how it talks to services. Every other
+# Config keys a resumed run may change: where it runs, how long it runs, how it talks to services, and switches
+# that change speed but not what is sampled or learned (prefix caching, the shared loss pass). Every other
 # key of the sections below must equal what the checkpoint recorded; data and adapter compare by content hash.
 _RESUME_FREE = {"run.name", "run.output_dir", "model.device", "model.cache_dir", "train.data", "train.sft_adapter",
                 "train.max_steps", "train.epochs", "train.checkpoint_every", "train.keep_checkpoints",
-                "generation.batch_size",
+                "generation.batch_size", "generation.openvino_prefix_caching", "train.shared_policy_pass",
                 "verifier.concurrency", "verifier.max_retries", "verifier.timeout_s", "verifier.cache_path",
                 "verifier.api_key_env", "feedback.store_dir", "feedback.code_api_key_env", "feedback.code_timeout_s"}
 _RESUME_SECTIONS = ("run", "model", "generation", "lora", "train", "verifier", "reward", "feedback")
