@@ -13,10 +13,14 @@ stop string and token cap, measured in one process, one after another:
 With `--adapter DIR` (a LoRA adapter folder, e.g. runs/demo/sft/adapter), two more rows at batch 8: decoding
 through the unmerged PEFT adapter, and through a merged copy (physr3.models.merged, what eval and training use).
 With `--json`: the engine comparison instead, one JSON line per engine and batch size
-`{"engine", "batch", "tok_s", "ratio_to_transformers", "threads", "load_avg"}`, all from one run: the same solve prompts
-(repeated to fill the batch), `--threads` (default 1) for both engines, 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
+`{"engine", "batch", "tok_s", "ratio_to_transformers", "threads", "load_avg", "prefix_caching"}`, all from one run: the same solve prompts
+for every engine, `--threads` (default 1) for both engines, 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
 so every row decodes exactly the cap; for each batch size the engines run one after another (transformers
-first), after a short warm-up. Engines: `transformers` (the reference, `TransformersEngine`, dtype auto) and
+first), after a short warm-up on OTHER questions (generated problems): with OpenVINO's prefix caching
+(`generation.openvino_prefix_caching`, on unless `--no-prefix-caching`) only the prompt prefix they share with
+the timed prompts (system prompt and user header) can be reused, as in an evaluation after its first batch,
+never a whole timed prompt. The --json prompts are distinct generated problems (the solve prompt with the
+format instruction, ~450 tokens like the self-check's questions), new for every batch size. Engines: `transformers` (the reference, `TransformersEngine`, dtype auto) and
 `openvino` (physr3.models.openvino_engine at the fast precision; `--openvino-exact` adds the f32 setting).
 tokens/s counts generated tokens (up to and including end-of-sequence or the stop string). A short warm-up
 at each batch shape runs first: oneDNN builds its kernels on first use (seconds on CPU). Prints tokens/s,
@@ -54,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="Engine comparison (transformers vs openvino): one JSON line per engine and batch.")
     parser.add_argument("--batches", default="1,8,32", help="With --json: batch sizes, comma-separated.")
     parser.add_argument("--openvino-exact", action="store_true", help="With --json: also the f32 OpenVINO setting.")
+    parser.add_argument("--no-prefix-caching", action="store_true",
+                        help="With --json: OpenVINO without prefix caching (generation.openvino_prefix_caching=false).")
     args = parser.parse_args(argv)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     if args.max_new_tokens is None:
@@ -185,13 +191,14 @@ def engines_json(args: argparse.Namespace) -> int:
     from physr3.models.loading import load_model
     from physr3.models.openvino_engine import build_openvino_engine
     from physr3.models.types import SamplingParams
-    from physr3.problems import Problem
     from physr3.prompts import build_solve_conversation
+    from physr3.synth.generate import generate_problems
 
     threads = args.threads or 1  # the same thread count for both engines (one per engine on a shared CPU)
     torch.set_num_threads(threads)
     cfg = load_config(None, [f"model.name_or_path={args.model}", f"model.dtype={args.dtype}", "model.device=cpu",
-                             f"generation.openvino_threads={threads}"])
+                             f"generation.openvino_threads={threads}",
+                             f"generation.openvino_prefix_caching={str(not args.no_prefix_caching).lower()}"])
     model, tokenizer = load_model(cfg.model)
     engines: dict[str, object] = {"transformers": None}
     cfg.generation.openvino_precision = "fast"
@@ -204,16 +211,24 @@ def engines_json(args: argparse.Namespace) -> int:
             eng.ignore_eos = True
     params = SamplingParams(max_new_tokens=args.max_new_tokens, stop=())
     warm = SamplingParams(max_new_tokens=4, stop=())
-    for batch in [int(b) for b in args.batches.split(",")]:
-        questions = (QUESTIONS * (batch // len(QUESTIONS) + 1))[:batch]
-        convs = [build_solve_conversation(Problem(id=str(i), question=q, answer=""), True)
-                 for i, q in enumerate(questions)]
+    batches = [int(b) for b in args.batches.split(",")]
+    # Every prompt of the run is a different question (the timed ones of each batch size and every warm-up), so
+    # prefix caching can reuse only the prefix all solve prompts share, never a whole prompt seen before.
+    pool, seen = [], set()
+    for p in generate_problems(4 * sum(batches) + 64, seed=11):
+        conv = build_solve_conversation(p, True)
+        if conv[0]["content"] not in seen:
+            seen.add(conv[0]["content"])
+            pool.append(conv)
+    assert len(pool) >= 2 * sum(batches), "not enough distinct generated problems"
+    for batch in batches:
+        warm_convs, convs, pool = pool[:batch], pool[batch : 2 * batch], pool[2 * batch :]
         base = None
         for name, eng in engines.items():
             if eng is None:
                 eng = TransformersEngine(model, tokenizer, batch_size=batch)
                 eng.eos_ids = set()  # EOS ignored: every row decodes to the cap
-            eng.generate(convs, warm)
+            eng.generate(warm_convs, warm)
             start = time.perf_counter()
             out = eng.generate(convs, params)
             dt = time.perf_counter() - start
@@ -223,7 +238,8 @@ def engines_json(args: argparse.Namespace) -> int:
             base = tok_s if name == "transformers" else base
             print(json.dumps({"engine": name, "batch": batch, "tok_s": round(tok_s, 1),
                               "ratio_to_transformers": round(tok_s / base, 2), "threads": threads,
-                              "load_avg": round(os.getloadavg()[0], 2)}), flush=True)
+                              "load_avg": round(os.getloadavg()[0], 2),
+                              "prefix_caching": None if name == "transformers" else eng.prefix_caching}), flush=True)
     return 0
 
 

@@ -2,6 +2,7 @@
 
     python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
                                     [--mirror-dtypes model,float32] [--engines transformers,openvino]
+                                    [--shared-pass on|off|both] [--no-shared-pass] [--no-prefix-caching]
 
 Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and executed code)
 on generated problems and prints, measured in this run: seconds per step, the share of each phase
@@ -20,6 +21,16 @@ micro-batch of each step; `importance_ratio`: mean exp(loss − engine)) with th
 adapter the fresh policy equals the base model at step 1 (ΔW = 0), so only later steps show a rounding gap of
 ΔW. The OpenVINO engine reports only each sequence's total log-prob, so its rows give the per-sequence gap
 (`logp_gap_kind` sequence: the mean per-token difference of each sequence, a lower bound of the token gap).
+
+The update's forward passes per used problem are printed per run: 2 when one policy pass scores y1 and y2
+(`train.shared_policy_pass`, the revision prompt built from y1's sampled ids), 3 with separate passes
+(`--no-shared-pass`), and how many revision prompts fell back to re-encoding (then 3 for that problem).
+`--shared-pass both` runs every engine with the shared pass and then without it, from the same start, and
+prints the ratio of update seconds (and of step seconds) between the two. The first run of a process also
+pays one-time warm-up (oneDNN kernels, OpenVINO compilation), so with `both` the first engine's shared run is
+penalized: compare the update seconds, or list that engine twice as a throwaway (`--engines
+transformers,transformers,openvino`; the last run of each name is the one compared). `--no-prefix-caching` turns
+OpenVINO's prefix caching off (`generation.openvino_prefix_caching`).
 """
 
 from __future__ import annotations
@@ -45,17 +56,36 @@ def main() -> None:
     ap.add_argument("--learning-rate", type=float, default=5e-6)
     ap.add_argument("--threads", type=int, default=1, help="CPU threads for torch and for OpenVINO alike.")
     ap.add_argument("--engines", default="auto", help="Comma-separated generation.engine values to compare.")
+    ap.add_argument("--shared-pass", choices=("on", "off", "both"), default="on",
+                    help="train.shared_policy_pass: on (one policy pass for y1 and y2), off, or both (one run each).")
+    ap.add_argument("--no-shared-pass", dest="shared_pass", action="store_const", const="off",
+                    help="Same as --shared-pass off.")
+    ap.add_argument("--no-prefix-caching", action="store_true", help="generation.openvino_prefix_caching=false.")
     args = ap.parse_args()
     import torch
 
     torch.set_num_threads(args.threads)
-    per_step, gap_rows = {}, []
+    per_step, gap_rows, shared_rows = {}, [], {}
+    settings = {"on": [True], "off": [False], "both": [True, False]}[args.shared_pass]
     for engine in args.engines.split(","):
         mirrors = [m.strip() for m in args.mirror_dtypes.split(",") if m.strip()] if engine == "transformers" else ["model"]
         for mirror in mirrors:
-            seconds, history = run_one(args, engine, mirror)
-            per_step.setdefault(engine, seconds)
-            gap_rows.append((f"{engine}/{mirror}", history))
+            for shared in settings:
+                seconds, history = run_one(args, engine, mirror, shared)
+                per_step.setdefault(engine, seconds)
+                gap_rows.append((f"{engine}/{mirror}" + ("" if len(settings) == 1 else f"/shared={shared}"), history))
+                if mirror == mirrors[0]:
+                    shared_rows[(engine, shared)] = history
+    if len(settings) == 2:
+        print("one policy pass for y1 and y2 (shared) vs separate passes, per engine (same start, same samples "
+              "only while both draw the same tokens):")
+        for engine in args.engines.split(","):
+            on, off = shared_rows[(engine, True)], shared_rows[(engine, False)]
+            upd = [sum(m["time"].get("update", 0.0) for m in h) for h in (on, off)]
+            step = [sum(m["time"]["step"] for m in h) for h in (on, off)]
+            print(f"  {engine}: update {upd[0] / len(on):.1f} s vs {upd[1] / len(off):.1f} s per step "
+                  f"({upd[1] / max(upd[0], 1e-9):.2f}x), step {step[0] / len(on):.1f} s vs {step[1] / len(off):.1f} s "
+                  f"({step[1] / max(step[0], 1e-9):.2f}x)")
     first = next(iter(per_step))
     if len(per_step) > 1:
         for engine, seconds in per_step.items():
@@ -71,7 +101,7 @@ def main() -> None:
         print(f"  {name:<22} logp_gap [{gaps}]  importance_ratio [{ratios}]  {secs:.1f} s/step")
 
 
-def run_one(args, engine: str, mirror: str):
+def run_one(args, engine: str, mirror: str, shared: bool = True):
     from physr3.config import load_config
     from physr3.eval.answers import score_problem
     from physr3.feedback.router import FeedbackRouter
@@ -87,7 +117,9 @@ def run_one(args, engine: str, mirror: str):
                                  f"train.checkpoint_every={args.steps + 1}", f"run.output_dir={tmp}",
                                  f"train.mirror_dtype={mirror}", f"train.learning_rate={args.learning_rate}",
                                  "generation.format_instruction=false", f"generation.batch_size={args.batch}",
-                                 f"generation.engine={engine}", f"generation.openvino_threads={args.threads}"])
+                                 f"generation.engine={engine}", f"generation.openvino_threads={args.threads}",
+                                 f"train.shared_policy_pass={str(shared).lower()}",
+                                 f"generation.openvino_prefix_caching={str(not args.no_prefix_caching).lower()}"])
         problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
         t0 = time.perf_counter()
         base, tok = load_model(cfg.model)
@@ -104,14 +136,21 @@ def run_one(args, engine: str, mirror: str):
     total = {k: sum(m["time"].get(k, 0.0) for m in history) for k in (*phases, "step")}
     tokens = sum(m["generated_tokens"] for m in history)
     peak_gb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 ** 2
-    print(f"== rollout engine {engine} (mirror {mirror}): {type(rollouts).__name__}")
+    print(f"== rollout engine {engine} (mirror {mirror}, train.shared_policy_pass={shared}): "
+          f"{type(rollouts).__name__}")
     print(f"model: embedded SmolLM2-135M-Instruct, {dtype}, load {load_s:.1f} s; batch {args.batch}, "
           f"{args.steps} steps, max attempt {args.max_attempt_tokens} tokens")
     print(f"seconds per step: {total['step'] / len(history):.1f}")
     for k in phases:
         print(f"  {k:<13} {total[k]:7.1f} s  {100 * total[k] / total['step']:5.1f}% of the step")
     print(f"generated tokens: {tokens} ({tokens / max(total['generation'], 1e-9):.1f} tok/s in generation)")
-    print(f"revised samples used in updates: {sum(m['used'] for m in history):.0f} of {len(problems)}")
+    used = sum(m["used"] for m in history)
+    print(f"revised samples used in updates: {used:.0f} of {len(problems)}")
+    passes = sum(m.get("update_passes", 0.0) * m["used"] for m in history) / used if used else None
+    print(f"update forward passes per used problem (reference included): "
+          f"{'-' if passes is None else format(passes, '.2f')} (2 = one policy pass for y1 and y2, 3 = separate); "
+          f"revision prompts re-encoded from text (no shared pass): {sum(m['revision_reencoded'] for m in history)}"
+          f"; OpenVINO prefix caching {'off' if args.no_prefix_caching else 'on'} (openvino engine only)")
     print(f"peak RSS so far in this process: {peak_gb:.2f} GB (target <= 6 GB: {'met' if peak_gb <= 6 else 'NOT met'}); "
           f"generation share {100 * total['generation'] / total['step']:.0f}% (target >= 60%: "
           f"{'met' if total['generation'] >= 0.6 * total['step'] else 'NOT met'})")

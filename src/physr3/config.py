@@ -131,6 +131,10 @@ class GenerationConfig(Checked):
                                        "training with it is refused. Measured on the embedded model at the "
                                        "fast precision: 0.0014 vs fp32, 0.0032 vs the bf16 training model.")
     openvino_threads: int = opt(0, "CPU threads of the OpenVINO engine (0 = OpenVINO's choice: all cores).")
+    openvino_prefix_caching: bool = opt(True, "OpenVINO reuses the KV blocks of a prompt prefix it has already "
+                                        "computed (SchedulerConfig.enable_prefix_caching): the shared system "
+                                        "prompt and format instruction, and a revision prompt's first attempt. "
+                                        "Same outputs; false recomputes every prompt.")
     openvino_cache_gb: float = opt(4.0, "Disk budget of the OpenVINO export cache (one export per model and "
                                    "adapter evaluated, ~260 MB each for the embedded model): after a new export "
                                    "the least recently used exports beyond this many GB are removed. 0 = no limit.")
@@ -245,6 +249,10 @@ class TrainConfig(Checked):
                             ("model", "float32", "bfloat16", "float16"))
     from_base: bool = opt(False, "Allow training without sft_adapter: the policy then starts from, and is held by "
                           "the KL to, the base model (physr3 train --from-base).")
+    shared_policy_pass: bool = opt(True, "Score y1 and y2 with ONE policy forward pass over y2's sequence when y2's "
+                                   "prompt starts with y1's sampled ids (the revision prompt is built from them): "
+                                   "2 forward passes per sample in the update instead of 3, same loss and "
+                                   "gradient. false: separate passes (for timing).")
 
     def problems(self) -> Iterator[tuple[str, str]]:
         """Settings under which the loss would not score what was sampled, and empty budgets."""

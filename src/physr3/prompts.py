@@ -117,3 +117,44 @@ def encode_prompt(tokenizer, conversation: Conversation) -> list[int]:
     """
     text = tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True)
     return list(tokenizer(text, add_special_tokens=False)["input_ids"])
+
+
+# The first attempt's content while rendering the revision conversation around it (`revision_prompt_ids`): plain
+# ASCII without whitespace, so no template trims, escapes or splits it.
+FIRST_ATTEMPT_PLACEHOLDER = "PHYSR3FIRSTATTEMPTPLACEHOLDER7F3A9C"
+
+
+def revision_suffix_text(tokenizer, problem: Problem, feedback: str, format_instruction: bool = True) -> str | None:
+    """The chat-template text that follows the first attempt in the revision prompt: its end-of-turn, the user
+    turn with the feedback and the revision instruction, and the assistant header. None when the template does
+    not render the revision conversation as the solve prompt (with its assistant header) followed by the
+    attempt (a template that rewrites earlier turns, or one that drops or repeats the attempt)."""
+    conversation = build_revision_conversation(problem, FIRST_ATTEMPT_PLACEHOLDER, feedback, format_instruction)
+    text = tokenizer.apply_chat_template(conversation, tokenize=False, add_generation_prompt=True)
+    parts = text.split(FIRST_ATTEMPT_PLACEHOLDER)
+    if len(parts) != 2:
+        return None
+    solve = tokenizer.apply_chat_template(build_solve_conversation(problem, format_instruction), tokenize=False,
+                                          add_generation_prompt=True)
+    return parts[1] if parts[0] == solve else None
+
+
+def revision_prompt_ids(tokenizer, problem: Problem, first_prompt_ids: list[int], first_completion_ids: list[int],
+                        feedback: str, format_instruction: bool = True) -> list[int] | None:
+    """The revision prompt (x, y1, p1) built FROM THE SAMPLED IDS: the first attempt's prompt and completion ids
+    as they were, then the ids of `revision_suffix_text`. The model sees its own sampled tokens (not a
+    re-tokenization of their decoded text), and the revision prompt starts with the first attempt's whole
+    sequence, so one forward pass can score both attempts (physr3.train.refine) and an engine with prefix
+    caching reuses the first attempt's KV blocks.
+
+    A first attempt that ended with the end-of-turn token the suffix opens with keeps its own and the suffix's is
+    dropped (never doubled); one cut at the token cap or after a stop string has none, and the suffix supplies
+    it. None when the template does not allow this (`revision_suffix_text`): the caller re-encodes the
+    conversation instead."""
+    suffix = revision_suffix_text(tokenizer, problem, feedback, format_instruction)
+    if suffix is None:
+        return None
+    suffix_ids = list(tokenizer(suffix, add_special_tokens=False)["input_ids"])
+    if first_completion_ids and suffix_ids and first_completion_ids[-1] == suffix_ids[0]:
+        suffix_ids = suffix_ids[1:]
+    return list(first_prompt_ids) + list(first_completion_ids) + suffix_ids

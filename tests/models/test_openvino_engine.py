@@ -287,3 +287,56 @@ def test_prune_exports_keeps_the_most_recently_used_within_the_budget(tmp_path):
     assert not (tmp_path / ".b.lock").exists() and (tmp_path / ".a.lock").exists()
     assert (tmp_path / "not-an-export").is_dir()
     assert prune_exports(tmp_path, budget_bytes=10**6) == []  # everything fits: nothing removed
+
+
+# -- prefix caching (generation.openvino_prefix_caching, on by default) -------------------------------------------
+
+@pytest.fixture(scope="module")
+def engine_no_prefix_cache(engine, tiny_model) -> OpenVINOEngine:
+    _, tokenizer = tiny_model
+    return OpenVINOEngine(engine.gguf_path, tokenizer, precision="exact", prefix_caching=False)
+
+
+def _scheduler_prefix_caching(engine: OpenVINOEngine) -> bool:
+    return engine.scheduler_config.enable_prefix_caching  # what the pipeline was built with
+
+
+def test_prefix_caching_gives_the_same_greedy_outputs_over_calls_sharing_a_prefix(engine, engine_no_prefix_cache,
+                                                                                  reference) -> None:
+    """Two successive calls, the second continuing the first's prompts and outputs (as a revision prompt
+    continues its first attempt): identical greedy ids with prefix caching on and off, and equal to the
+    transformers engine's."""
+    assert _scheduler_prefix_caching(engine) and not _scheduler_prefix_caching(engine_no_prefix_cache)
+    tok = engine.tokenizer
+    first_prompts = [engine.encode(conv(q)) for q in QUESTIONS]
+    suffix = tok("<|im_end|>\n<|im_start|>user\nCheck step 1 again.<|im_end|>\n<|im_start|>assistant\n",
+                 add_special_tokens=False)["input_ids"]
+    outputs = {}
+    for name, eng in (("on", engine), ("off", engine_no_prefix_cache)):
+        first = eng.generate_ids(first_prompts, greedy(12))
+        second_prompts = [p + c.token_ids + suffix for p, c in zip(first_prompts, first)]
+        second = eng.generate_ids(second_prompts, greedy(12))
+        again = eng.generate_ids(second_prompts, greedy(12))  # the whole prompt cached now
+        outputs[name] = [c.token_ids for c in first], [c.token_ids for c in second], [c.token_ids for c in again]
+    assert outputs["on"] == outputs["off"]
+    assert outputs["on"][1] == outputs["on"][2]
+    ref = reference.generate_ids([p + c + suffix for p, c in zip(first_prompts, outputs["on"][0])], greedy(12))
+    assert outputs["on"][1] == [c.token_ids for c in ref]
+
+
+def test_prefix_caching_memory_stays_bounded_over_many_calls(engine) -> None:
+    """The KV blocks kept for reuse do not pile up: OpenVINO's dynamic KV cache (cache_size = num_kv_blocks = 0)
+    evicts cached blocks when a call needs room, so RSS after 20 calls of new ~800-token prompts is that after
+    5 (if every block were kept, 20 x 8 x ~800 tokens of KV would add ~40 MB even on this tiny model)."""
+    def rss_mb() -> float:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * 4096 / 2**20
+
+    filler = " The block rests on a long, level table in a quiet laboratory."
+    rss = []
+    for call in range(20):
+        prompts = [engine.encode(conv(f"Problem {call}-{i}:" + filler * 60 + QUESTIONS[i % 4])) for i in range(8)]
+        assert 700 < min(len(p) for p in prompts) and max(len(p) for p in prompts) < 1000
+        engine.generate_ids(prompts, greedy(4))
+        rss.append(rss_mb())
+    assert rss[-1] - rss[4] < 15, rss

@@ -96,9 +96,11 @@ def test_a_600_token_prompt_under_a_512_cap_is_skipped_before_sampling_and_count
     assert y1.prompt_ids == encode_prompt(tok, build_solve_conversation(short, True))
     assert summarize(rollouts)["skipped_overlong"] == 1
     ro = by_id[short.id]
-    if ro.y2 is not None:  # the revision prompt too is exactly what the engine encoded and sampled from
-        conv = build_revision_conversation(short, y1.text, ro.feedback_text, True)
-        assert ro.y2.prompt_ids == encode_prompt(tok, conv)
+    if ro.y2 is not None:  # the revision prompt is built from y1's sampled ids (tests/train/test_shared_pass.py)
+        from physr3.prompts import revision_prompt_ids
+
+        assert ro.y2.prompt_ids == revision_prompt_ids(tok, short, y1.prompt_ids, y1.completion_ids,
+                                                       ro.feedback_text, True)
 
 
 def test_an_overlong_revision_prompt_is_skipped_and_counted(tiny_model_dir):

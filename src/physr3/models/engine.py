@@ -76,9 +76,14 @@ class TransformersEngine:
         """One completion per conversation, in order. `on_token(i, token_id)`, when given, is called with each
         token of conversation i as it is generated (streaming); it runs inside the decoding loop, so it must be
         quick and must not raise."""
+        return self.generate_ids([self.encode(c) for c in conversations], params, on_token)
+
+    def generate_ids(self, prompts: list[list[int]], params: SamplingParams,
+                     on_token: TokenCallback | None = None) -> list[Completion]:
+        """`generate` for prompts given as token ids (the refine loop's revision prompts, built from the first
+        attempt's sampled ids: physr3.prompts.revision_prompt_ids)."""
         import torch
 
-        prompts = [self.encode(c) for c in conversations]
         order = list(range(len(prompts)))
         if self.sort_by_length:
             order.sort(key=lambda i: -len(prompts[i]))  # longest first: a memory problem shows up at once

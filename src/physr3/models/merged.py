@@ -83,3 +83,7 @@ class MergedPolicyEngine:
     def generate(self, conversations: list[Conversation], params: SamplingParams) -> list[Completion]:
         self.mirror.sync()
         return self.inner.generate(conversations, params)
+
+    def generate_ids(self, prompts: list[list[int]], params: SamplingParams) -> list[Completion]:
+        self.mirror.sync()
+        return self.inner.generate_ids(prompts, params)

@@ -48,7 +48,8 @@ def token_logprobs(model, batch: SequenceBatch, temperatures: torch.Tensor | Non
     """Forward pass; returns (log-prob of each next token (B, K), its mask (B, K), logits (B, K, V)).
 
     With `temperatures` (B,), each row's logits are divided by its temperature before the softmax, and the
-    returned logits are those scaled ones (the distribution that was sampled).
+    returned logits are those scaled ones (the distribution that was sampled); with (B, T), the logits that
+    predict input token t are divided by `temperatures[:, t]`.
 
     Output position k scores input token `start + k + 1`, where `start` is the position just before the
     earliest completion token in the batch: the output-vocabulary projection runs only from there on
@@ -64,11 +65,43 @@ def token_logprobs(model, batch: SequenceBatch, temperatures: torch.Tensor | Non
                 logits_to_keep=width - start)
     logits = out.logits[:, :-1, :].float()
     if temperatures is not None:
-        logits = logits / temperatures.to(device=device, dtype=logits.dtype)[:, None, None]
+        temps = temperatures.to(device=device, dtype=logits.dtype)
+        # (B,): one per row; (B, T): the temperature of the distribution that predicts input token t.
+        logits = logits / (temps[:, None, None] if temps.dim() == 1 else temps[:, start + 1 :, None])
     targets = batch.input_ids[:, start + 1 :].to(device)
     logp = torch.gather(F.log_softmax(logits, dim=-1), 2, targets.unsqueeze(-1)).squeeze(-1)
     mask = batch.completion_mask[:, start + 1 :].to(device).to(logp.dtype)
     return logp, mask, logits
+
+
+def shared_token_logprobs(model, first: SequenceBatch, second: SequenceBatch, first_temperatures: torch.Tensor,
+                          second_temperatures: torch.Tensor):
+    """Both attempts' `token_logprobs` from ONE forward pass over the second attempt's sequences, when each row
+    of `second` starts with the whole (unpadded) row of `first`: the revision prompt (x, y1, p1) built from y1's
+    sampled ids (physr3.prompts.revision_prompt_ids). Under causal attention the positions of y1 see exactly
+    the context they see in a pass over (x, y1) alone, so the values equal those of two passes (up to float
+    summation order); the output projection runs from y1's first completion token on (`logits_to_keep`).
+
+    Returns ((logp, mask, logits) laid out as `token_logprobs(model, first, ...)` returns them, and the same
+    for `second`); the first triple is a view of the second's leading positions. Each span is scaled by its own
+    temperature (y1 and y2 may have been sampled at different ones)."""
+    width1 = first.input_ids.shape[1]
+    if not torch.equal(second.input_ids[:, :width1] * first.attention_mask, first.input_ids * first.attention_mask):
+        raise ValueError("shared_token_logprobs: the second batch's rows do not start with the first batch's")
+    union = second.completion_mask.clone()
+    union[:, :width1] |= first.completion_mask  # the scored span runs from y1's first completion token
+    batch = SequenceBatch(second.input_ids, second.attention_mask, union)
+    temps = second_temperatures
+    if not torch.equal(first_temperatures, second_temperatures):
+        temps = second_temperatures[:, None].repeat(1, batch.input_ids.shape[1]).to(torch.float64)
+        temps[:, :width1] = torch.where(first.completion_mask.bool(), first_temperatures[:, None].double(),
+                                        temps[:, :width1])
+    logp, _, logits = token_logprobs(model, batch, temps)
+    start = batch.input_ids.shape[1] - 1 - logits.shape[1]
+    k1 = width1 - 1 - start  # the first batch's output width: token_logprobs starts it at the same position
+    mask1 = first.completion_mask[:, start + 1 :].to(logp.device).to(logp.dtype)
+    mask2 = second.completion_mask[:, start + 1 :].to(logp.device).to(logp.dtype)
+    return (logp[:, :k1], mask1, logits[:, :k1]), (logp, mask2, logits)
 
 
 def raw_token_logprobs(logits: torch.Tensor, batch: SequenceBatch, temperatures: torch.Tensor | None = None

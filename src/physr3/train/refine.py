@@ -43,6 +43,17 @@ Choices the paper leaves open, and what we do:
 - The batch mean runs over the problems that were not skipped; a step where all were skipped makes no update
   (but advances the data cursor and is logged).
 - Sampling is seeded per (run seed, step, attempt), so a resumed run draws the same samples.
+- The revision prompt is built from y1's SAMPLED ids (physr3.prompts.revision_prompt_ids): y1's prompt and
+  completion ids, then the chat template's text after the assistant turn (end-of-turn, the feedback turn, the
+  assistant header) encoded on its own. The model revises its own tokens, not a re-tokenization of their
+  decoded text (which can differ). A template that renders earlier turns differently in the revision
+  conversation (or an engine without `generate_ids`) falls back to encoding the conversation, counted as
+  `revision_reencoded`.
+- Loss passes per micro-batch: the reference on (x, y1) without grad, then, because y2's sequence starts
+  with y1's, ONE policy pass over (x, y1, p1, y2) gives both attempts' token log-probs (causal attention: the
+  same values as two passes; logits kept from y1's first completion token on; each span at its own scoring
+  temperature): 2 forward passes per sample instead of 3 (`update_passes` in metrics). Rows whose y2 does not
+  start with y1's ids, or `train.shared_policy_pass=false`, use separate passes.
 - Dropout is off in the loss passes (as TRL's online trainers do): log-probs match the sampling distribution.
 - Gradients are accumulated one micro-batch at a time (`train.micro_batch_size`) to bound memory; the
   result equals the full-batch gradient.
@@ -61,12 +72,24 @@ import torch
 from physr3.config import Config
 from physr3.models.types import Conversation, Engine, SamplingParams
 from physr3.problems import Problem
-from physr3.prompts import build_revision_conversation, build_solve_conversation, encode_prompt
+from physr3.prompts import (
+    build_revision_conversation,
+    build_solve_conversation,
+    encode_prompt,
+    revision_prompt_ids,
+)
 from physr3.reward import problem_reward
 from physr3.solution import count_steps, parse_solution
 from physr3.train.adapters import reference_active
 from physr3.train.attempt import Attempt
-from physr3.train.logprobs import build_batch, kl_per_row, masked_mean, raw_token_logprobs, token_logprobs
+from physr3.train.logprobs import (
+    build_batch,
+    kl_per_row,
+    masked_mean,
+    raw_token_logprobs,
+    shared_token_logprobs,
+    token_logprobs,
+)
 from physr3.verify.base import Verdict
 
 FeedbackFn = Callable[[Problem, str, Verdict], Any]  # returns an object with .text and .to_json()
@@ -96,6 +119,9 @@ class Rollout:
     feedback: Any = None
     feedback_text: str = ""
     y2: Attempt | None = None
+    # True: y2's prompt was built from y1's sampled ids (it starts with them); False: re-encoded from text (a
+    # template that rewrites earlier turns, or an engine that takes no prompt ids); None: no revision prompt.
+    revision_from_ids: bool | None = None
     timings: dict[str, float] = field(default_factory=dict)
 
     # Read-only views used by the summaries and logs.
@@ -140,22 +166,31 @@ class RefineStep:
                               seed=seed, return_logprobs=True)
 
     def sample(self, conversations: list[Conversation], params: SamplingParams,
-               prompt_ids: list[list[int]] | None = None) -> list[Attempt]:
-        """Sample one attempt per conversation; `prompt_ids` are their encodings when already made."""
+               prompt_ids: list[list[int]] | None = None, from_ids: bool = False) -> list[Attempt]:
+        """Sample one attempt per conversation; `prompt_ids` are their encodings when already made. With
+        `from_ids` the engine samples from `prompt_ids` as given (`generate_ids`), which need not be the
+        conversations' encodings (revision prompts built from the first attempts' ids)."""
         if prompt_ids is None:
             prompt_ids = [encode_prompt(self.tokenizer, c) for c in conversations]
         if not conversations:
             return []
         self.model.eval()
         with torch.no_grad():
-            completions = self.engine.generate(conversations, params)
+            if from_ids:
+                completions = self.engine.generate_ids(prompt_ids, params)
+            else:
+                completions = self.engine.generate(conversations, params)
         return [Attempt.from_completion(c, ids, params) for c, ids in zip(completions, prompt_ids, strict=True)]
 
-    def _sample_capped(self, conversations: list[Conversation], cap: int, seed: int) -> list[Attempt | None]:
-        """Encode once, sample only the prompts within `cap` tokens; None for the over-long ones."""
-        ids = [encode_prompt(self.tokenizer, c) for c in conversations]
+    def _sample_capped(self, conversations: list[Conversation], cap: int, seed: int,
+                       ids: list[list[int]] | None = None) -> list[Attempt | None]:
+        """Encode once (or take the given prompt ids), sample only the prompts within `cap` tokens; None for the
+        over-long ones."""
+        from_ids = ids is not None
+        ids = ids if from_ids else [encode_prompt(self.tokenizer, c) for c in conversations]
         fit = [i for i, x in enumerate(ids) if len(x) <= cap]
-        sampled = self.sample([conversations[i] for i in fit], self.sampling_params(seed), [ids[i] for i in fit])
+        sampled = self.sample([conversations[i] for i in fit], self.sampling_params(seed), [ids[i] for i in fit],
+                              from_ids=from_ids)
         out: list[Attempt | None] = [None] * len(conversations)
         for i, attempt in zip(fit, sampled):
             out[i] = attempt
@@ -205,8 +240,10 @@ class RefineStep:
 
         if active:
             t0 = time.perf_counter()
-            y2s = self._sample_capped([build_revision_conversation(ro.problem, ro.y1.text, ro.feedback_text, fmt)
-                                       for ro in active], cfg.train.max_revision_prompt_tokens, base_seed + 1)
+            conversations = [build_revision_conversation(ro.problem, ro.y1.text, ro.feedback_text, fmt)
+                             for ro in active]
+            y2s = self._sample_capped(conversations, cfg.train.max_revision_prompt_tokens, base_seed + 1,
+                                      self._revision_ids(active, conversations))
             timing["generation"] += time.perf_counter() - t0
             for ro, y in zip(active, y2s):
                 ro.y2 = y
@@ -219,6 +256,23 @@ class RefineStep:
             for ro, v in zip(revised, v2s):
                 self.score(ro.y2, ro.problem, v)
         return out, dict(timing)
+
+    def _revision_ids(self, active: list[Rollout], conversations: list[Conversation]) -> list[list[int]] | None:
+        """The revision prompts' ids, built from each first attempt's sampled ids (`revision_prompt_ids`), so
+        that y2's context starts with y1's whole sequence; a rollout whose template does not allow it is
+        re-encoded from its conversation instead (`revision_from_ids` False, counted as `revision_reencoded`).
+        None (all re-encoded) for an engine that takes no prompt ids."""
+        if not hasattr(self.engine, "generate_ids"):
+            for ro in active:
+                ro.revision_from_ids = False
+            return None
+        fmt, out = self.cfg.generation.format_instruction, []
+        for ro, conversation in zip(active, conversations, strict=True):
+            ids = revision_prompt_ids(self.tokenizer, ro.problem, ro.y1.prompt_ids, ro.y1.completion_ids,
+                                      ro.feedback_text, fmt)
+            ro.revision_from_ids = ids is not None
+            out.append(ids if ids is not None else encode_prompt(self.tokenizer, conversation))
+        return out
 
     # -- loss -----------------------------------------------------------------------------------------
     def backward(self, rollouts: list[Rollout], denominator: int | None = None,
@@ -233,7 +287,8 @@ class RefineStep:
         used = [ro for ro in rollouts if ro.y2 is not None and ro.r2 is not None]
         n = denominator if denominator is not None else len(used)
         stats: dict[str, Any] = {"loss": 0.0, "kl": 0.0, "logp_y1": 0.0, "logp_y2": 0.0, "used": float(len(used)),
-                                 "logp_gap": None, "importance_ratio": None, "logp_gap_kind": None}
+                                 "logp_gap": None, "importance_ratio": None, "logp_gap_kind": None,
+                                 "update_passes": 0.0, "shared_pass": 0.0}
         first_adv = first_attempt_advantages(rollouts) if t.advantage == "paper+first" else {}
         n_first = first_denominator or len(first_adv)
         if first_adv:
@@ -256,8 +311,18 @@ class RefineStep:
 
             with torch.no_grad(), reference_active(self.model):
                 ref_lp1, _, ref_logits = token_logprobs(self.model, b1, temp1)
-            pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1, temp1)
-            pol_lp2, mask2, pol_logits2 = token_logprobs(self.model, b2, temp2)
+            if t.shared_policy_pass and all(_revision_extends_first(ro) for ro in chunk):
+                # y2's sequence starts with y1's: one causal pass scores both (physr3.train.logprobs).
+                (pol_lp1, mask1, pol_logits), (pol_lp2, mask2, pol_logits2) = shared_token_logprobs(
+                    self.model, b1, b2, temp1, temp2)
+                stats["shared_pass"] += len(chunk)
+                passes = 2
+            else:
+                pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1, temp1)
+                pol_lp2, mask2, pol_logits2 = token_logprobs(self.model, b2, temp2)
+                passes = 3
+            # Forward passes of the update (reference included) per used sample: 2 shared, 3 separate.
+            stats["update_passes"] += passes * len(chunk) / len(used)
             if start == 0:  # the sampled-vs-trained gap, from this forward pass (no extra one)
                 stats.update(_gap([(a1, b1, pol_logits, temp1, mask1, pol_lp1),
                                    (a2, b2, pol_logits2, temp2, mask2, pol_lp2)]))
@@ -299,6 +364,16 @@ class RefineStep:
         stats["loss_first"] += term.item()
         stats["loss"] += term.item()
         return term
+
+
+def _revision_extends_first(ro: Rollout) -> bool:
+    """Does y2's prompt start with y1's whole sequence (prompt + completion), both completions non-empty? Then
+    one policy pass over y2's sequence scores y1's tokens as well (`shared_token_logprobs`)."""
+    y1, y2 = ro.y1, ro.y2
+    n = len(y1.prompt_ids) + len(y1.completion_ids)
+    return (bool(y1.completion_ids) and bool(y2.completion_ids) and len(y2.prompt_ids) >= n
+            and y2.prompt_ids[: len(y1.prompt_ids)] == y1.prompt_ids
+            and y2.prompt_ids[len(y1.prompt_ids) : n] == y1.completion_ids)
 
 
 def first_attempt_advantages(rollouts: list[Rollout]) -> dict[int, float]:
@@ -357,6 +432,8 @@ def summarize(rollouts: list[Rollout]) -> dict[str, Any]:
         "skipped_solved": sum(ro.skipped == "solved" for ro in rollouts),
         "skipped_verifier": sum(ro.skipped == "verifier" for ro in rollouts),
         "skipped_overlong": sum(ro.skipped == "overlong" for ro in rollouts),
+        # Revision prompts re-encoded from text instead of built from y1's sampled ids (no shared loss pass).
+        "revision_reencoded": sum(ro.revision_from_ids is False for ro in rollouts),
         "skip_rate": sum(ro.skipped is not None for ro in rollouts) / n if n else 0.0,
         "truncated": sum(ro.y1.truncated for ro in sampled) + sum(ro.y2.truncated for ro in revised),
         "r1_mean": mean(r1), "r1": r1,

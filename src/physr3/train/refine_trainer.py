@@ -223,6 +223,8 @@ def _merge_loss_stats(parts: list[dict[str, Any]]) -> dict[str, Any]:
     if any("loss_first" in p for p in parts):  # paper+first: each part is already over the global count
         merged["loss_first"] = sum(p.get("loss_first", 0.0) for p in parts)
         merged["first_used"] = sum(p.get("first_used", 0.0) for p in parts)
+    merged["shared_pass"] = sum(p.get("shared_pass", 0.0) for p in parts)
+    merged["update_passes"] = sum(p.get("update_passes", 0.0) * p["used"] for p in parts) / used if used else 0.0
     for key in ("kl", "logp_y1", "logp_y2"):
         merged[key] = sum(p[key] * p["used"] for p in parts) / used if used else 0.0
     first = next((p for p in parts if p["logp_gap"] is not None), parts[0])
@@ -235,7 +237,7 @@ def _merge_summaries(parts: list[dict[str, Any]]) -> dict[str, Any]:
     """Combine per-process step summaries (counts add, means re-weighted by their sample lists)."""
     merged: dict[str, Any] = {}
     for key in ("problems", "sampled", "skipped_solved", "skipped_verifier", "skipped_overlong", "truncated",
-                "verifier_failures", "generated_tokens"):
+                "verifier_failures", "generated_tokens", "revision_reencoded"):
         merged[key] = sum(p[key] for p in parts)
     merged["r1"] = [x for p in parts for x in p["r1"]]
     merged["r2"] = [x for p in parts for x in p["r2"]]
@@ -320,11 +322,12 @@ def rollout_engine(cfg: Config, model, tokenizer):
     return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
 
 
-# Config keys a resumed run may change: where it runs, how long it runs, how it talks to services. Every other
+# Config keys a resumed run may change: where it runs, how long it runs, how it talks to services, and switches
+# that change speed but not what is sampled or learned (prefix caching, the shared loss pass). Every other
 # key of the sections below must equal what the checkpoint recorded; data and adapter compare by content hash.
 _RESUME_FREE = {"run.name", "run.output_dir", "model.device", "model.cache_dir", "train.data", "train.sft_adapter",
                 "train.max_steps", "train.epochs", "train.checkpoint_every", "train.keep_checkpoints",
-                "generation.batch_size",
+                "generation.batch_size", "generation.openvino_prefix_caching", "train.shared_policy_pass",
                 "verifier.concurrency", "verifier.max_retries", "verifier.timeout_s", "verifier.cache_path",
                 "verifier.api_key_env", "feedback.store_dir", "feedback.code_api_key_env", "feedback.code_timeout_s"}
 _RESUME_SECTIONS = ("run", "model", "generation", "lora", "train", "verifier", "reward", "feedback")
