@@ -132,8 +132,8 @@ class GenerationConfig(Checked):
                                        "fast precision: 0.0014 vs fp32, 0.0032 vs the bf16 training model.")
     openvino_threads: int = opt(0, "CPU threads of the OpenVINO engine (0 = OpenVINO's choice: all cores).")
     openvino_prefix_caching: bool = opt(True, "OpenVINO reuses the KV blocks of a prompt prefix it has already "
-                                        "computed (SchedulerConfig.enable_prefix_caching): the shared system "
-                                        "prompt and format instruction, and a revision prompt's first attempt. "
+                                        "computed (SchedulerConfig.enable_prefix_caching): the system prompt "
+                                        "every solve prompt starts with, and a revision prompt's first attempt. "
                                         "Same outputs; false recomputes every prompt.")
     openvino_cache_gb: float = opt(4.0, "Disk budget of the OpenVINO export cache (one export per model and "
                                    "adapter evaluated, ~260 MB each for the embedded model): after a new export "

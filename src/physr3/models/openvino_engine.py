@@ -120,8 +120,8 @@ class OpenVINOEngine:
         start = time.perf_counter()
         self.pipe = None  # free the old model before compiling the new one
         scheduler = og.SchedulerConfig()
-        # Reuse the KV blocks of a prompt prefix computed before (the system prompt and format instruction every
-        # solve prompt shares; a revision prompt's first attempt, computed in the same step). The KV cache is
+        # Reuse the KV blocks of a prompt prefix computed before (the system prompt every solve prompt
+        # starts with; a revision prompt's first attempt, computed in the same step). The KV cache is
         # OpenVINO's dynamic one (cache_size and num_kv_blocks 0), see the module docstring for its memory.
         scheduler.enable_prefix_caching = self.prefix_caching
         self.scheduler_config = scheduler
