@@ -17,6 +17,7 @@ from physr3.problems import Problem
 from physr3.solution import parse_solution
 from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier, Tolerances, split_clauses, srepr_to_sympy
+from support.step_edits import replace_step
 
 ATWOOD_MODEL = """<given>
 Step 1: Mass of the heavier block, m₁ = 7.31 kg
@@ -62,13 +63,6 @@ def verifier() -> SymbolicVerifier:
     return SymbolicVerifier()
 
 
-def _replace_step(solution: str, number: int, text: str) -> str:
-    lines = solution.splitlines()
-    i = next(k for k, line in enumerate(lines) if line.startswith(f"Step {number}:"))
-    lines[i] = f"Step {number}: {text}"
-    return "\n".join(lines)
-
-
 # ------------------------------------------------------------------------------------------ reading maths
 def test_remarks_are_dropped_and_clauses_split() -> None:
     assert split_clauses("T = 2*vy/g (from 0 = vy*T - g*T^2/2)") == ["T = 2*vy/g"]
@@ -101,82 +95,82 @@ def test_reordered_givens_pass(verifier: SymbolicVerifier, atwood: Problem) -> N
 
 
 def test_misread_given_is_mc_at_that_step(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 2, "m₂ = 3.96 kg"))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 2, "m₂ = 3.96 kg"))
     assert (v.error_step, v.error_type) == (2, "MC")
     assert "3.69" in v.explanation
 
 
 def test_swapped_givens_are_mc_and_named(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    text = _replace_step(_replace_step(ATWOOD_MODEL, 1, "m₁ = 3.69 kg"), 2, "m₂ = 7.31 kg")
+    text = replace_step(replace_step(ATWOOD_MODEL, 1, "m₁ = 3.69 kg"), 2, "m₂ = 7.31 kg")
     v = verifier.verify(atwood, text)
     assert (v.error_step, v.error_type) == (1, "MC")
     assert "value of m2" in v.explanation
 
 
 def test_given_in_another_unit_passes(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    assert verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 1, "m1 = 7310 g")).error_step == 0
+    assert verifier.verify(atwood, replace_step(ATWOOD_MODEL, 1, "m1 = 7310 g")).error_step == 0
 
 
 def test_wrong_target_is_mc(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 4, "a, the acceleration of the blocks (in m/s^2)"))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 4, "a, the acceleration of the blocks (in m/s^2)"))
     assert (v.error_step, v.error_type) == (4, "MC")
 
 
 def test_wrong_equation_is_cm_with_expected_relation(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 8, "a = (m1 - m2) g / m1 and T = m2(g + a)"))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 8, "a = (m1 - m2) g / m1 and T = m2(g + a)"))
     assert (v.error_step, v.error_type) == (8, "CM")
     assert "(m1 - m2)*g/(m1 + m2)" in v.explanation
 
 
 def test_wrong_relation_between_expressions_is_cm(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 7, "T + m₂g = m₂a"))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 7, "T + m₂g = m₂a"))
     assert (v.error_step, v.error_type) == (7, "CM")
 
 
 @pytest.mark.parametrize("form", ["T = m2*g + m2*a", "T - m2 g = m2 a", "m2 (g + a) = T", "T/m2 = g + a",
                                   r"T = m_2 \cdot (g + a)"])
 def test_equation_forms_are_equivalent(verifier: SymbolicVerifier, atwood: Problem, form: str) -> None:
-    assert verifier.verify(atwood, _replace_step(atwood.solution, 7, form)).error_step == 0
+    assert verifier.verify(atwood, replace_step(atwood.solution, 7, form)).error_step == 0
 
 
 def test_wrong_principle_is_cm(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 5, "Conservation of angular momentum about the axle."))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 5, "Conservation of angular momentum about the axle."))
     assert (v.error_step, v.error_type) == (5, "CM")
 
 
 def test_wrong_substituted_number_is_ce(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 9, "a = (7.31 − 3.69)(9.8)/(7.31 − 3.69)"))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 9, "a = (7.31 − 3.69)(9.8)/(7.31 − 3.69)"))
     assert (v.error_step, v.error_type) == (9, "CE")
 
 
 def test_arithmetic_slip_is_ce_and_says_what_was_expected(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 11, "a = 35.476/11.0 = 3.32 m/s^2"))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 11, "a = 35.476/11.0 = 3.32 m/s^2"))
     assert (v.error_step, v.error_type) == (11, "CE")
     assert "3.23" in v.explanation
 
 
 def test_small_slip_is_blamed_when_it_shows_later(verifier: SymbolicVerifier, atwood: Problem) -> None:
     """3.28 for 3.23 is within 2% but beyond rounding; the final answer is then wrong: blame step 10."""
-    text = _replace_step(atwood.solution, 10, "a = 3.28 m/s^2")
-    text = _replace_step(text, 11, "T = 48.3 N").replace("\nB\n", "\nD\n")
+    text = replace_step(atwood.solution, 10, "a = 3.28 m/s^2")
+    text = replace_step(text, 11, "T = 48.3 N").replace("\nB\n", "\nD\n")
     v = verifier.verify(atwood, text)
     assert (v.error_step, v.error_type) == (10, "CE")
 
 
 def test_rounding_within_tolerance_passes(verifier: SymbolicVerifier, projectile: Problem) -> None:
-    text = _replace_step(projectile.solution, 14, "vx = 24.72 m/s")
-    text = _replace_step(text, 17, "R = 24.7 × 7.21 = 178.1 m")
+    text = replace_step(projectile.solution, 14, "vx = 24.72 m/s")
+    text = replace_step(text, 17, "R = 24.7 × 7.21 = 178.1 m")
     assert verifier.verify(projectile, text).error_step == 0
 
 
 def test_missing_units_on_intermediate_values_pass(verifier: SymbolicVerifier, projectile: Problem) -> None:
-    text = _replace_step(projectile.solution, 15, "vy = 35.3")
-    text = _replace_step(text, 11, "vy = 43.1 sin 55°")
+    text = replace_step(projectile.solution, 15, "vy = 35.3")
+    text = replace_step(text, 11, "vy = 43.1 sin 55°")
     assert verifier.verify(projectile, text).error_step == 0
 
 
 def test_unit_prefix_slip_is_ce(verifier: SymbolicVerifier, projectile: Problem) -> None:
-    v = verifier.verify(projectile, _replace_step(projectile.solution, 17, "R = 178 cm"))
+    v = verifier.verify(projectile, replace_step(projectile.solution, 17, "R = 178 cm"))
     assert (v.error_step, v.error_type) == (17, "CE")
 
 
@@ -184,7 +178,7 @@ def test_degree_radian_slip_is_ce(verifier: SymbolicVerifier, projectile: Proble
     import math
 
     wrong = 43.1 * math.cos(55)
-    v = verifier.verify(projectile, _replace_step(projectile.solution, 14, f"vx = {wrong:.3g} m/s"))
+    v = verifier.verify(projectile, replace_step(projectile.solution, 14, f"vx = {wrong:.3g} m/s"))
     assert (v.error_step, v.error_type) == (14, "CE")
 
 
@@ -240,7 +234,7 @@ def test_step_numbers_are_positions_when_numbering_is_broken(verifier: SymbolicV
 
 def test_tolerances_are_configurable(atwood: Problem) -> None:
     strict = SymbolicVerifier(Tolerances(value_rel=1e-4))
-    text = _replace_step(atwood.solution, 8, "a = (7.31 - 3.69)*9.8/(7.31 + 3.69) = 3.20")
+    text = replace_step(atwood.solution, 8, "a = (7.31 - 3.69)*9.8/(7.31 + 3.69) = 3.20")
     assert SymbolicVerifier().verify(atwood, text).error_step == 0
     assert strict.verify(atwood, text).error_step == 8
 
@@ -278,7 +272,7 @@ def test_injected_errors_found_and_paraphrases_pass(verifier: SymbolicVerifier) 
 
 
 def test_principle_named_in_other_words_passes(verifier: SymbolicVerifier, atwood: Problem) -> None:
-    text = _replace_step(ATWOOD_MODEL, 5, "By the laws of Newton (second), applied to both masses.")
+    text = replace_step(ATWOOD_MODEL, 5, "By the laws of Newton (second), applied to both masses.")
     assert verifier.verify(atwood, text).error_step == 0
 
 
@@ -290,7 +284,7 @@ def test_principle_named_in_other_words_passes(verifier: SymbolicVerifier, atwoo
     (3, "g = 9.81 m/s^2 (we use the usual value)"),
 ])
 def test_other_writing_styles_pass(verifier: SymbolicVerifier, atwood: Problem, step: int, text: str) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, step, text))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, step, text))
     assert v.error_step == 0, v.explanation
 
 
@@ -315,9 +309,9 @@ def test_symbols_the_solution_defines_are_used_later() -> None:
     import math
 
     n_force = g["m"] * g["g"] * math.cos(math.radians(g["theta"]))
-    text = _replace_step(p.solution, 11, f"N = m g cos(theta) = {n_force:.3g} N, so f = mu N and Wf = f d")
+    text = replace_step(p.solution, 11, f"N = m g cos(theta) = {n_force:.3g} N, so f = mu N and Wf = f d")
     assert SymbolicVerifier().verify(p, text).error_step == 0
-    wrong = _replace_step(p.solution, 11, "N = m g sin(theta), so f = mu N and Wf = f d")
+    wrong = replace_step(p.solution, 11, "N = m g sin(theta), so f = mu N and Wf = f d")
     v = SymbolicVerifier().verify(p, wrong)
     assert (v.error_step, v.error_type) == (11, "CM")
 
@@ -368,7 +362,7 @@ def test_missing_target_is_mc_after_the_givens(verifier: SymbolicVerifier, atwoo
     v = verifier.verify(atwood, no_find)
     # the target belongs after the givens (steps 1-3); the numbering now skips 4, so positions are reported
     assert (v.error_step, v.error_type, v.details["missing"]) == (4, "MC", "target")
-    vague = _replace_step(ATWOOD_MODEL, 4, "We now solve the problem.")
+    vague = replace_step(ATWOOD_MODEL, 4, "We now solve the problem.")
     assert (verifier.verify(atwood, vague).error_step, verifier.verify(atwood, vague).error_type) == (4, "MC")
     # only the givens written: the target belongs after the last written step, so the last one is blamed
     v = verifier.verify(atwood, _upto(atwood.solution, "find"))
@@ -377,7 +371,7 @@ def test_missing_target_is_mc_after_the_givens(verifier: SymbolicVerifier, atwoo
 
 def test_target_stated_in_other_words_passes(verifier: SymbolicVerifier, atwood: Problem) -> None:
     for find in ["Find the tension.", "What is the tension in the string?", "The unknown (in N)"]:
-        v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 4, find))
+        v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 4, find))
         assert v.error_step == 0, (find, v.explanation)
 
 
@@ -404,7 +398,7 @@ def test_right_final_answer_without_reasoning_is_an_error(verifier: SymbolicVeri
 def test_stated_given_that_is_no_quantity_of_the_problem_is_mc(verifier: SymbolicVerifier, atwood: Problem) -> None:
     for text, symbol in [("m = 2.0 kg (mass)", "m"), ("M = 5.5 kg", "M"), ("The mass of the pulley is 2.0 kg", None),
                          ("m", "m"), ("x, y", "x")]:
-        v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 3, text))
+        v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 3, text))
         assert (v.error_step, v.error_type) == (3, "MC"), (text, v.explanation)
         assert v.details["symbol"] == symbol
 
@@ -415,7 +409,7 @@ def test_stated_given_that_is_no_quantity_of_the_problem_is_mc(verifier: Symboli
     "m1", "m_2", "Masses: 7.31 kg and 3.69 kg", "The string is light and the pulley frictionless.",
 ])
 def test_constants_implied_values_and_named_givens_pass(verifier: SymbolicVerifier, atwood: Problem, text: str) -> None:
-    v = verifier.verify(atwood, _replace_step(ATWOOD_MODEL, 3, text))
+    v = verifier.verify(atwood, replace_step(ATWOOD_MODEL, 3, text))
     assert v.error_step == 0, v.explanation
 
 

@@ -13,24 +13,14 @@ from __future__ import annotations
 
 import pytest
 
-from physr3.problems import Problem
-from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
 from physr3.verify.symbolic_checks import drop_value_remark
+from support.step_edits import edited_verdict
 
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
     return SymbolicVerifier()
-
-
-def _verdict(verifier: SymbolicVerifier, family: str, edits: dict[int, str]):
-    p: Problem = get_family(family).generate(0)
-    lines = p.solution.splitlines()
-    for number, text in edits.items():
-        i = next(k for k, line in enumerate(lines) if line.startswith(f"Step {number}:"))
-        lines[i] = f"Step {number}: {text}"
-    return verifier.verify(p, "\n".join(lines))
 
 
 @pytest.mark.parametrize("family,step,text", [
@@ -42,7 +32,7 @@ def _verdict(verifier: SymbolicVerifier, family: str, edits: dict[int, str]):
 ])
 def test_a_givens_value_called_a_quantity_of_another_kind_is_mc(verifier: SymbolicVerifier, family: str, step: int,
                                                                  text: str) -> None:
-    v = _verdict(verifier, family, {step: text})
+    v = edited_verdict(verifier, family, {step: text})
     assert (v.error_step, v.error_type) == (step, "MC"), v.explanation
     assert "of another kind" in v.explanation
 
@@ -55,7 +45,7 @@ def test_a_givens_value_called_a_quantity_of_another_kind_is_mc(verifier: Symbol
 ])
 def test_a_givens_value_with_words_of_its_own_kind_passes(verifier: SymbolicVerifier, family: str, step: int,
                                                           text: str) -> None:
-    v = _verdict(verifier, family, {step: text})
+    v = edited_verdict(verifier, family, {step: text})
     assert v.error_step == 0, v.explanation
 
 
@@ -71,16 +61,16 @@ def test_a_remark_after_a_given_value_is_no_factor(clause: str, kept: str) -> No
 
 
 def test_given_restated_with_its_symbol_or_value_in_parentheses_passes(verifier: SymbolicVerifier) -> None:
-    v = _verdict(verifier, "photon_rate_from_laser_power", {3: "h = 6.63e-34 J*s (h)"})
+    v = edited_verdict(verifier, "photon_rate_from_laser_power", {3: "h = 6.63e-34 J*s (h)"})
     assert v.error_step == 0, v.explanation
-    v = _verdict(verifier, "ideal_gas_pressure", {3: "T = 575 K (575 K)"})
+    v = edited_verdict(verifier, "ideal_gas_pressure", {3: "T = 575 K (575 K)"})
     assert v.error_step == 0, v.explanation
 
 
 @pytest.mark.parametrize("concept", ["Kinetic energy: the rest energy is the kinetic energy of the particle (in J)",
                                      "Kinetic energy: the rest energy equivalent to a mass m is E = m*c^2"])
 def test_concept_headed_by_another_problems_principle_is_cm(verifier: SymbolicVerifier, concept: str) -> None:
-    v = _verdict(verifier, "mass_energy_equivalence", {4: concept})
+    v = edited_verdict(verifier, "mass_energy_equivalence", {4: concept})
     assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
     assert "Kinetic energy" in v.explanation
 
@@ -93,7 +83,7 @@ def test_concept_headed_by_another_problems_principle_is_cm(verifier: SymbolicVe
 ])
 def test_concept_naming_its_own_principle_or_formula_passes(verifier: SymbolicVerifier, family: str, step: int,
                                                              concept: str) -> None:
-    v = _verdict(verifier, family, {step: concept})
+    v = edited_verdict(verifier, family, {step: concept})
     assert v.error_step == 0, v.explanation
 
 
@@ -108,7 +98,7 @@ def test_concept_naming_its_own_principle_or_formula_passes(verifier: SymbolicVe
 ])
 def test_false_relation_in_words_between_named_quantities_is_cm(verifier: SymbolicVerifier, family: str,
                                                                concept: str) -> None:
-    v = _verdict(verifier, family, {4: concept})
+    v = edited_verdict(verifier, family, {4: concept})
     assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
 
 
@@ -119,7 +109,7 @@ def test_false_relation_in_words_between_named_quantities_is_cm(verifier: Symbol
     ("capacitor_charge", "Capacitance: the charge is the charge transferred per second times the time"),  # not read
 ])
 def test_true_or_unread_relation_in_words_passes(verifier: SymbolicVerifier, family: str, concept: str) -> None:
-    v = _verdict(verifier, family, {4: concept})
+    v = edited_verdict(verifier, family, {4: concept})
     assert v.error_step == 0, v.explanation
 
 
@@ -128,7 +118,7 @@ def test_true_or_unread_relation_in_words_passes(verifier: SymbolicVerifier, fam
      "of light)", 5),
 ])
 def test_a_universal_constant_set_to_a_wrong_value_is_cm(verifier: SymbolicVerifier, concept: str, step: int) -> None:
-    v = _verdict(verifier, "gravitational_potential_energy_lift", {step: concept})
+    v = edited_verdict(verifier, "gravitational_potential_energy_lift", {step: concept})
     assert (v.error_step, v.error_type) == (step, "CM"), v.explanation
 
 
@@ -137,16 +127,16 @@ def test_a_universal_constant_set_to_a_wrong_value_is_cm(verifier: SymbolicVerif
     "Gravitational potential energy: U = m*g*h, with c = 3.0*10^8 m/s irrelevant here",
 ])
 def test_a_universal_constant_with_its_value_passes(verifier: SymbolicVerifier, concept: str) -> None:
-    v = _verdict(verifier, "gravitational_potential_energy_lift", {5: concept})
+    v = edited_verdict(verifier, "gravitational_potential_energy_lift", {5: concept})
     assert v.error_step == 0, v.explanation
 
 
 def test_target_named_by_its_letter_in_find_is_read_in_concept_equations(verifier: SymbolicVerifier) -> None:
     edits = {3: "I, the current in the resistor", 4: "Ohm's Law: I = R * (1/R)"}
-    v = _verdict(verifier, "ohm_law_current", edits)
+    v = edited_verdict(verifier, "ohm_law_current", edits)
     assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
     edits[4] = "Ohm's Law: I = V/R"
-    v = _verdict(verifier, "ohm_law_current", edits)
+    v = edited_verdict(verifier, "ohm_law_current", edits)
     assert v.error_step == 0, v.explanation
 
 
@@ -157,45 +147,45 @@ def test_target_named_by_its_letter_in_find_is_read_in_concept_equations(verifie
 def test_find_step_with_a_value_the_problem_does_not_give_is_mc(verifier: SymbolicVerifier, family: str,
                                                                 find: str) -> None:
     step = 3 if family == "wavelength_in_medium" else 5
-    v = _verdict(verifier, family, {step: find})
+    v = edited_verdict(verifier, family, {step: find})
     assert (v.error_step, v.error_type) == (step, "MC"), v.explanation
 
 
 @pytest.mark.parametrize("find", ["p, the pressure of the gas at 575 K (in Pa)", "p, the pressure (in Pa)"])
 def test_find_step_with_a_given_value_or_a_unit_passes(verifier: SymbolicVerifier, find: str) -> None:
-    v = _verdict(verifier, "ideal_gas_pressure", {5: find})
+    v = edited_verdict(verifier, "ideal_gas_pressure", {5: find})
     assert v.error_step == 0, v.explanation
 
 
 def test_substituting_into_another_formula_than_the_one_written_is_cm(verifier: SymbolicVerifier) -> None:
     # F = k*q1*q2/(r^2) written at step 7; the substitution drops the /r^2: a different formula, not a slip
-    v = _verdict(verifier, "coulomb_force_two_charges", {8: "F = (9e9 N*m^2/C^2)*(5.16 uC)*(1.66 uC)"})
+    v = edited_verdict(verifier, "coulomb_force_two_charges", {8: "F = (9e9 N*m^2/C^2)*(5.16 uC)*(1.66 uC)"})
     assert (v.error_step, v.error_type) == (8, "CM"), v.explanation
     # the right substitution with a wrong result is an arithmetic error
-    v = _verdict(verifier, "coulomb_force_two_charges", {9: "F = 0.871 N"})
+    v = edited_verdict(verifier, "coulomb_force_two_charges", {9: "F = 0.871 N"})
     assert (v.error_step, v.error_type) == (9, "CE"), v.explanation
 
 
 def test_substituting_a_number_of_the_answer_options_is_mc(verifier: SymbolicVerifier) -> None:
     # 6.71e-5 N is an option; put in place of k/r^2 it is data read from the options, not the problem
-    v = _verdict(verifier, "coulomb_force_two_charges", {8: "F = (5.16 uC)*(1.66 uC)*(6.71e-5 N)"})
+    v = edited_verdict(verifier, "coulomb_force_two_charges", {8: "F = (5.16 uC)*(1.66 uC)*(6.71e-5 N)"})
     assert (v.error_step, v.error_type) == (8, "MC"), v.explanation
     assert "answer options" in v.explanation
     # a bare result equal to an option's digits is a computed value (a power-of-ten slip is CE)
-    v = _verdict(verifier, "coulomb_force_two_charges", {9: "F = 6.71e-4 N"})
+    v = edited_verdict(verifier, "coulomb_force_two_charges", {9: "F = 6.71e-4 N"})
     assert (v.error_step, v.error_type) == (9, "CE"), v.explanation
 
 
 def test_a_given_restated_by_a_relation_that_does_not_hold_is_mc(verifier: SymbolicVerifier) -> None:
-    v = _verdict(verifier, "ideal_gas_pressure", {2: "V = V/V, the volume of the vessel"})
+    v = edited_verdict(verifier, "ideal_gas_pressure", {2: "V = V/V, the volume of the vessel"})
     assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
     # a wrong relation for the unknown written among the givens stays CM (the physics is wrong)
-    v = _verdict(verifier, "ideal_gas_pressure", {4: "p = n*R/V"})
+    v = edited_verdict(verifier, "ideal_gas_pressure", {4: "p = n*R/V"})
     assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
 
 
 def test_a_given_written_as_a_function_of_a_value_is_garbled_mc(verifier: SymbolicVerifier) -> None:
-    v = _verdict(verifier, "ideal_gas_pressure", {3: "T(575 K) = 954 K (temperature of the gas)"})
+    v = edited_verdict(verifier, "ideal_gas_pressure", {3: "T(575 K) = 954 K (temperature of the gas)"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
-    v = _verdict(verifier, "ideal_gas_pressure", {3: "T = 575 K (temperature of the gas)"})
+    v = edited_verdict(verifier, "ideal_gas_pressure", {3: "T = 575 K (temperature of the gas)"})
     assert v.error_step == 0, v.explanation

@@ -1,0 +1,23 @@
+"""Edit steps of a generated ground-truth solution into what a model wrote, for the symbolic verifier's tests:
+one home for the helpers the verify tests share."""
+
+from __future__ import annotations
+
+from physr3.synth.registry import get_family
+
+
+def replace_step(solution: str, number: int, text: str) -> str:
+    """`solution` with the line `Step {number}: ...` replaced by `Step {number}: {text}`."""
+    lines = solution.splitlines()
+    i = next(k for k, line in enumerate(lines) if line.startswith(f"Step {number}:"))
+    lines[i] = f"Step {number}: {text}"
+    return "\n".join(lines)
+
+
+def edited_verdict(verifier, family: str, edits: dict[int, str]):
+    """The verdict on `family`'s seed-0 problem whose ground-truth solution has the steps in `edits` replaced."""
+    problem = get_family(family).generate(0)
+    text = problem.solution
+    for number, step in edits.items():
+        text = replace_step(text, number, step)
+    return verifier.verify(problem, text)
