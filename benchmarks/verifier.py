@@ -43,12 +43,14 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import random
 import sys
 import time
 from pathlib import Path
 
 from physr3.config import VerifierConfig
+from physr3.errors import UserError
 
 DEFAULT_REAL = "benchmarks/data/real_solutions/round3_test.jsonl"
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
@@ -56,7 +58,8 @@ TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=1200, help="problems (one injected line each; 0: real set only)")
+    parser.add_argument("--n", type=int, default=None,
+                        help="problems (one injected line each; default 1200, 0 with --judge-replies; 0: real set only)")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--holdout-every", type=int, default=3, help="hold out every k-th family (sorted names)")
     parser.add_argument("--holdout-offset", type=int, default=1)
@@ -66,10 +69,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", default=DEFAULT_REAL, help="labelled real solutions (JSONL; skipped if absent)")
     parser.add_argument("--unchecked", default=VerifierConfig.symbolic_unchecked, choices=("pass", "error"),
                         help="verifier.symbolic_unchecked, for both sets (default: the config's)")
+    parser.add_argument("--judge-prompts", metavar="OUT.jsonl",
+                        help="write the LLM judge's request for each --real item ({id, n_steps, messages}; no "
+                             "labels) and exit")
+    parser.add_argument("--judge-replies", metavar="FILE.jsonl",
+                        help="score a judge's raw replies ({id, reply} lines, one per --real item) in the real "
+                             "report instead of the symbolic verifier")
+    parser.add_argument("--judge-name", help="the judge's name in the report (default: the replies file's stem)")
+    parser.add_argument("--on-step-out-of-range", default=VerifierConfig.on_step_out_of_range,
+                        choices=("clamp", "reject", "keep_counted"),
+                        help="verifier.on_step_out_of_range for --judge-replies (default: the config's)")
+    parser.add_argument("--save-verdicts", metavar="FILE.jsonl",
+                        help="write the real set's verdicts beside their labels (id, step, type, status, "
+                             "label_step, label_type, explanation)")
     args = parser.parse_args(argv)
-    if args.n > 0 or args.input:
-        injected(args)
-    real(args)
+    try:
+        if args.judge_prompts:
+            write_judge_prompts(args.judge_prompts, args.real)
+            return 0
+        if args.n is None:  # a judge's replies answer the real set only, unless the injected set is asked for
+            args.n = 0 if args.judge_replies else 1200
+        if args.n > 0 or args.input:
+            injected(args)
+        real(args)
+    except UserError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 
@@ -193,39 +218,77 @@ def injected(args: argparse.Namespace) -> int:
 
 
 def real(args: argparse.Namespace) -> int:
-    """The labelled real set: agreement of the verifier's first error with the annotators'."""
+    """The labelled real set: agreement of the verifier's (or, with --judge-replies, a judge's) first error
+    with the annotators'."""
     import os
 
-    from physr3.config import RewardConfig
-    from physr3.reward import step_reward
-    from physr3.verify.base import Verdict
     from physr3.verify.runner import read_items
     from physr3.verify.symbolic import SymbolicVerifier
 
     if not args.real or not os.path.exists(args.real):
+        if args.judge_replies:
+            raise UserError(f"--judge-replies needs the labelled set they answer: --real {args.real!r} not found")
         print(f"\nreal set: {args.real} not found; skipped (--real PATH to give one)")
         return 0
+    # a judge prompt needs the ground truth: refused here, line named, rather than skipped
+    items = read_items(args.real, need_ground_truth=bool(args.judge_replies), limit=None)
+    judge = None
+    if args.judge_replies:
+        judge = offline_judge(args.judge_name or Path(args.judge_replies).stem, args.on_step_out_of_range)
+        replies = read_replies(args.judge_replies, args.real, items)
+        t0 = time.perf_counter()
+        verdicts = [score_reply(judge, replies[p.id], s) for p, s, _ in items]
+        elapsed = time.perf_counter() - t0
+        what = (f"judge {judge.client.model} (replies from {args.judge_replies}); "
+                f"verifier.on_step_out_of_range={args.on_step_out_of_range}")
+    else:
+        verifier = SymbolicVerifier(unchecked=args.unchecked)
+        t0 = time.perf_counter()
+        verdicts = verifier.verify_batch([(p, s) for p, s, _ in items])
+        elapsed = time.perf_counter() - t0
+        what = f"verifier.symbolic_unchecked={args.unchecked}"
+    real_report(args, items, verdicts, elapsed, what)
+    if judge is not None:
+        c = judge.counters()
+        assert c["calls"] == 0, "the offline judge must never call its client"
+        print(f"judge counters: {c['verdicts']} replies, {c['parse_failures']} parse failures (no usable verdict), "
+              f"{c['out_of_range_steps']} out-of-range steps ({args.on_step_out_of_range}), "
+              f"{c['type_inferred']} types inferred from the section, {c['inconsistent']} inconsistent "
+              "(step 0 with a type); 0 API calls")
+    if args.save_verdicts:
+        save_verdicts(args.save_verdicts, items, verdicts)
+    return 0
+
+
+def real_report(args: argparse.Namespace, items: list, verdicts: list, elapsed: float, what: str) -> None:
+    """Print the real-set figures of `verdicts` against the labels of `items` (read_items triples).
+
+    A verdict that is not `ok` (an unreadable judge reply, a solution the verifier could not read) is no
+    answer: it agrees with no label, not even "no error" (its type shows as "failed"), and its reward is
+    the failure reward (0.0, `on_failure=min_reward`).
+    """
     from sklearn.metrics import cohen_kappa_score
 
-    items = read_items(args.real, need_ground_truth=False, limit=None)
-    verifier = SymbolicVerifier(unchecked=args.unchecked)
-    t0 = time.perf_counter()
-    verdicts = verifier.verify_batch([(p, s) for p, s, _ in items])
-    elapsed = time.perf_counter() - t0
+    from physr3.config import RewardConfig
+    from physr3.reward import step_reward
+    from physr3.verify.base import Verdict
+
     rows = [row for _, _, row in items]
     n = len(rows)
     if not n:
         print(f"\nreal set: {args.real} is empty")
-        return 0
+        return
     label_steps = [int(r["label_error_step"]) for r in rows]
     label_types = [str(r.get("label_error_type") or "none") for r in rows]
-    steps = [v.error_step for v in verdicts]
-    types = [v.error_type for v in verdicts]
+    steps = [v.error_step if v.ok else -1 for v in verdicts]  # -1: never equal to, nor within one of, a label
+    types = [v.error_type if v.ok else "failed" for v in verdicts]
+    failed = sum(not v.ok for v in verdicts)
     exact = sum(a == b for a, b in zip(steps, label_steps))
     near = sum(abs(a - b) <= 1 and (a == 0) == (b == 0) for a, b in zip(steps, label_steps))
     type_hits = sum(a == b for a, b in zip(types, label_types))
     both = sum(a == b and c == d for a, b, c, d in zip(steps, label_steps, types, label_types))
-    kappa = cohen_kappa_score(label_types, types, labels=["MC", "CM", "CE", "none"])
+    order = ("MC", "CM", "CE", "none") + (("failed",) if failed else ())
+    kappa = cohen_kappa_score(label_types, types, labels=list(order))
     cfg = RewardConfig()
     r_verifier = [step_reward(v, s, cfg) or 0.0 for v, (_, s, _) in zip(verdicts, items)]
     r_labels = [step_reward(Verdict(k, t if k else "none"), s, cfg) or 0.0
@@ -237,7 +300,7 @@ def real(args: argparse.Namespace) -> int:
     prose = sum(k in getattr(v, "unchecked_steps", []) for v, k in errors if v.error_step != k)
     domains = collections.Counter(r.get("domain", "?") for r in rows)
     print(f"\nreal set: {n} labelled solutions from {args.real} ({len({r.get('family') for r in rows})} families; "
-          + ", ".join(f"{d} {c}" for d, c in sorted(domains.items())) + f"); verifier.symbolic_unchecked={args.unchecked}")
+          + ", ".join(f"{d} {c}" for d, c in sorted(domains.items())) + f"); {what}")
     labels = collections.Counter(label_types)
     print("labels: " + ", ".join(f"{k} {labels[k]}" for k in ("MC", "CM", "CE", "none")))
     print(f"first-error step exact      {exact / n:7.2%}  ({exact}/{n})   aim >= 85%")
@@ -247,7 +310,8 @@ def real(args: argparse.Namespace) -> int:
     print(f"Cohen's kappa (type, none a class)  {kappa:.3f}")
     print(f"mean reward e/(n+1): verifier {mean_v:.3f}, labels {mean_l:.3f} (inflation {mean_v - mean_l:+.3f}; "
           "aim within 0.03)")
-    print(f"verifier's step against the label's: early {early}, exact {exact}, late {late}")
+    print(f"verifier's step against the label's: early {early}, exact {exact}, late {late}"
+          + (f", no usable verdict {failed}" if failed else ""))
     print(f"labelled first errors at a step the verifier could not check (free prose; for the LLM judge): "
           f"{prose}/{len(errors)}")
     print(f"statuses: {dict(collections.Counter(v.status for v in verdicts))}; speed {n / max(elapsed, 1e-9):.0f} "
@@ -261,21 +325,104 @@ def real(args: argparse.Namespace) -> int:
         tally[2] += c == d
     print("per source: " + "; ".join(f"{src} {t[0]}: step {t[1] / t[0]:.1%}, type {t[2] / t[0]:.1%}"
                                       for src, t in sorted(by_source.items(), key=lambda kv: -kv[1][0])))
-    order = ("MC", "CM", "CE", "none")
     conf = collections.Counter(zip(label_types, types))
     print("confusion (rows: label, columns: verdict)")
     print("        " + "".join(f"{c:>7}" for c in order))
-    for a in order:
+    for a in order[:4]:
         print(f"{a:>6}  " + "".join(f"{conf[(a, b)]:7d}" for b in order))
     shown = 0
-    for v, r, k, t in zip(verdicts, rows, label_steps, label_types):
+    for v, r, a, k, c, t in zip(verdicts, rows, steps, label_steps, types, label_types):
         if shown >= args.show:
             break
-        if (v.error_step, v.error_type) != (k, t):
+        if (a, c) != (k, t):
             shown += 1
             print(f"\nREAL MISS {r.get('id')} {r.get('family')} label {k} {t} ({str(r.get('label_note', ''))[:120]})\n"
-                  f"  verdict {v.error_step} {v.error_type}: {v.explanation[:200]}")
-    return 0
+                  f"  verdict {v.error_step} {v.error_type}{'' if v.ok else f' [{v.status}]'}: {v.explanation[:200]}")
+
+
+# ------------------------------------------------------------------------------ the LLM judge, offline
+def offline_judge(name: str, on_step_out_of_range: str):
+    """An LLMJudge for replies that come from a file, never from its client.
+
+    Only `LLMJudge.messages` and `LLMJudge.interpret` are used (the prompt and the parse/validation/range
+    handling of the HTTP path, unchanged); the client exists because the judge needs one. It points at an
+    unused address (port 9, "discard") with a placeholder key and no cache: constructing it opens no
+    connection, and `real()` asserts afterwards that it made no call.
+    """
+    from physr3.llm.client import ChatClient
+    from physr3.verify.llm_judge import LLMJudge
+
+    client = ChatClient(model=name, base_url="http://127.0.0.1:9/v1", api_key="unused", cache=None)
+    return LLMJudge(client, VerifierConfig(kind="llm", on_step_out_of_range=on_step_out_of_range))
+
+
+def score_reply(judge, reply: str, solution: str):
+    """The Verdict the HTTP path (`LLMJudge.averify`) makes of this reply, counted the same way."""
+    judge.stats.verdicts += 1
+    verdict = judge.interpret(reply, solution)
+    if verdict.ok:
+        judge.stats.ok += 1
+    return verdict
+
+
+def write_judge_prompts(out: str, real_path: str) -> int:
+    """One line per item of `real_path`: {"id", "n_steps", "messages"}, the judge's exact request and the
+    step count its reply is checked against; nothing of the labels."""
+    from physr3.problems import check_output_path
+    from physr3.verify.llm_judge import n_steps_for_range
+    from physr3.verify.runner import read_items
+
+    items = read_items(real_path, need_ground_truth=True, limit=None)
+    judge = offline_judge("prompts-only", VerifierConfig.on_step_out_of_range)
+    check_output_path(Path(out))
+    with open(out, "w", encoding="utf-8") as f:
+        for problem, solution, _ in items:
+            line = {"id": problem.id, "n_steps": n_steps_for_range(solution),
+                    "messages": judge.messages(problem, solution)}
+            f.write(json.dumps(line, ensure_ascii=False) + "\n")
+    print(f"wrote {len(items)} judge prompts from {real_path} to {out}: answer each with the judge model, then "
+          f"`benchmarks/verifier.py --real {real_path} --judge-replies REPLIES.jsonl` "
+          '(one {"id", "reply"} line per prompt, the reply text as the judge wrote it)')
+    return len(items)
+
+
+def read_replies(path: str, real_path: str, items: list) -> dict[str, str]:
+    """id -> raw reply text from a {"id", "reply"} JSONL file: exactly one reply per item of the real set."""
+    from physr3.errors import InputFormatError
+    from physr3.problems import iter_jsonl
+
+    known = {p.id for p, _, _ in items}
+    replies: dict[str, str] = {}
+    first_line: dict[str, int] = {}
+    for lineno, row in iter_jsonl(path):
+        rid, reply = row.get("id"), row.get("reply")
+        if not isinstance(rid, str):
+            raise InputFormatError(path, lineno, "id", "required string field (an id of the --real set)")
+        if not isinstance(reply, str):
+            raise InputFormatError(path, lineno, "reply", "required string field (the judge's raw reply text)")
+        if rid in first_line:
+            raise InputFormatError(path, lineno, "id", f"duplicate id {rid!r} (first on line {first_line[rid]})")
+        if rid not in known:
+            raise InputFormatError(path, lineno, "id", f"unknown id {rid!r}: not an item of {real_path}")
+        first_line[rid], replies[rid] = lineno, reply
+    missing = [rid for rid in (p.id for p, _, _ in items) if rid not in replies]
+    if missing:
+        real_line = {row.get("id"): lineno for lineno, row in iter_jsonl(real_path)}
+        named = ", ".join(f"{rid!r} ({real_path}:{real_line.get(rid, '?')})" for rid in missing[:5])
+        raise UserError(f"{path}: no reply for {len(missing)} of the {len(items)} items of {real_path}: {named}"
+                        + (", ..." if len(missing) > 5 else ""))
+    return replies
+
+
+def save_verdicts(path: str, items: list, verdicts: list) -> None:
+    """One line per item: the verdict beside its labels, to list the misses."""
+    with open(path, "w", encoding="utf-8") as f:
+        for (problem, _, row), v in zip(items, verdicts):
+            f.write(json.dumps({"id": problem.id, "step": v.error_step, "type": v.error_type, "status": v.status,
+                                "label_step": int(row["label_error_step"]),
+                                "label_type": str(row.get("label_error_type") or "none"),
+                                "explanation": v.explanation}, ensure_ascii=False) + "\n")
+    print(f"verdicts written to {path}")
 
 
 if __name__ == "__main__":
