@@ -6,6 +6,12 @@ families) and on labelled real solutions written by the fine-tuned model.
     .venv/bin/python benchmarks/verifier.py --input injected.jsonl   # a `physr3 synth --inject` file instead
     .venv/bin/python benchmarks/verifier.py --real benchmarks/data/real_solutions/dev.jsonl --n 0   # real set only
 
+Any LLM judge, offline (no endpoint needed): dump its prompts, have the judge answer each one however it can be
+reached, score the raw replies exactly as the HTTP path (`verifier.kind=llm`) would, in the same real-set report:
+
+    .venv/bin/python benchmarks/verifier.py --judge-prompts prompts.jsonl   # {"id", "n_steps", "messages"}; no labels
+    .venv/bin/python benchmarks/verifier.py --judge-replies replies.jsonl --judge-name gpt-x --save-verdicts v.jsonl
+
 Problems: the test split of `generate_problems` restricted to held-out families (every `--holdout-every`-th
 family by sorted name, offset by `--holdout-offset`; the verifier has no per-family code, so "held out"
 means these families were not the ones looked at while writing it). Each problem becomes one line of
@@ -37,6 +43,12 @@ the verifier finds errors late), the confusion matrix, where the verifier's step
 (early, exact, late), and the share of labelled first errors at a step the verifier could not check
 (`Verdict.unchecked_steps`: free prose, which only the LLM judge can read). The aim on real solutions: step >= 85%,
 type >= 80%, mean reward within 0.03 of the labels'. Tune on a dev part only; report the held-out part.
+A verdict that is not `ok` (an unreadable judge reply) agrees with no label, "no error" included.
+
+`--judge-replies` (one `{"id", "reply"}` line per `--real` item, the reply text as the judge wrote it) puts a judge
+in the symbolic verifier's place in that report (the injected part runs only if `--n` is given): each reply goes
+through `LLMJudge.interpret` (parsing, range check per `--on-step-out-of-range`, type inferred from the section),
+and the judge's counters are printed. A missing, unknown or repeated id is an error naming the file and line.
 """
 
 from __future__ import annotations
