@@ -369,6 +369,12 @@ class _Checker:
                     return Finding(0, "fail", "MC", f"states {name} = {_with_unit(stated, unit)} as the "
                                    f"{foreign}; in the problem it is the {self.gt.descriptions.get(name, name)}.",
                                    info={"check": "given_meaning", "symbol": name})
+                computed = self.computed_meant(name)
+                if computed:  # "C2 = 17 uF (capacitance of the parallel combination)": C2's number, C23's words
+                    return Finding(0, "fail", "MC", f"states {name} = {_with_unit(stated, unit)} as the "
+                                   f"{self.gt.descriptions.get(computed, computed)}, a quantity to be found ({computed}); "
+                                   f"{_with_unit(stated, unit)} is the {self.gt.descriptions.get(name, name)}.",
+                                   info={"check": "given_meaning", "symbol": name})
                 self.hits.add("given")
                 self.decided = True
                 continue
@@ -424,10 +430,36 @@ class _Checker:
                  and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
         if words and words[0].lower() in _REMARK_OPENERS:
             return None  # "(we use the usual value)": a remark on the value, not what it is
+        # words that name a unit of the quantity's own kind ("number of moles" for 3.42 mol, "(in volts)")
+        # say what it is measured in, not what it is: dropped, with a "number"/"amount" before them; other
+        # words stay judged ("constant term in Kelvin" for the temperature rise is still another meaning)
+        own = [i for i, w in enumerate(words) if _names_unit_of(w, self.dims.get(name))]
+        drop = set(own) | {i - 1 for i in own if i > 0 and words[i - 1].lower() in ("number", "amount")}
+        words = [w for i, w in enumerate(words) if i not in drop]
         mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
         if not mine:
             return None
         return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
+
+    def computed_meant(self, name: str) -> str | None:
+        """The quantity to be found that the words of a given's right value describe, when they describe
+        one of the same kind (`described`, the unique best cover, and at least 3/4 of its description's
+        content words) and it is not the given: a right number attached to the wrong quantity ("C2 = 17 uF
+        (capacitance of the parallel combination)": C2's value, the words of the combination C23). Only for
+        a given written with its own letter; words of another kind ("t = 62 ms (the current at time t)")
+        only say when or where, and a loose cover ("frequency of the direct sound" for the source's
+        frequency) is no claim."""
+        if not self.label or self.letter != name:
+            return None
+        meant = self.described(self.label)
+        if meant is None or meant == name or meant in self.gt.givens or meant not in self.gt.units:
+            return None
+        mine, theirs = self.dims.get(name), self.dims.get(meant)
+        if mine is None or theirs is None or not mp.same_dim(mine, theirs):
+            return None
+        d = _stems(self.gt.descriptions.get(meant, "")) - _DESC_GENERIC
+        words = _stems(_strip_numbers(self.label)) - _DESC_GENERIC
+        return meant if d and len(d & words) / len(d) >= 0.75 else None
 
     def foreign_words(self, name: str, label: str) -> str | None:
         """The words a right value is described by when they share none with what it means in the problem
@@ -1390,6 +1422,24 @@ class _Checker:
                                       info={"check": "target"})
         return False, None
 
+    def target_unit_failure(self, text: str) -> Finding | None:
+        """A <find> step that names the target but asks for it in a unit of another kind ("the de Broglie
+        wavelength (in Hz)", "the tension in the string (in m)"): the target is misread (MC), although
+        its name is right. Only an "(in UNIT)" remark that pint reads is judged."""
+        gt = self.gt
+        want = gt.dims.get(gt.target)
+        if want is None:
+            return None
+        for m in re.finditer(r"\(\s*in ([^()]+)\)", text):
+            if m.group(1).strip() in _PREFIX_LETTERS:  # "(in u)": a unit cut off after its prefix, not amu
+                continue
+            info = mp.pint_unit(mp.normalize(m.group(1)).strip().replace("^", "**"))
+            if info is not None and not mp.same_dim(info.dim, want):
+                return Finding(0, "fail", "MC", f"asks for {gt.target} ({gt.target_desc}) in {m.group(1).strip()}, a "
+                               f"unit of another kind than {gt.units.get(gt.target) or 'a pure number'}.",
+                               info={"check": "target_unit", "found": gt.target})
+        return None
+
     def invented_unknown(self, text: str) -> Finding | None:
         """A <find> line "NAME (words)" or "NAME: words" whose name is no symbol of the problem and whose
         words describe none of its quantities: an unknown the problem does not have."""
@@ -1602,6 +1652,22 @@ def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
             or (number and inner.startswith(number.group(0))):
         return clause[:m.start()]
     return clause
+
+
+_PREFIX_LETTERS = frozenset({"u", "μ", "µ", "n", "p", "k", "M", "G"})
+
+
+def _names_unit_of(word: str, dim: mp.Dim | None) -> bool:
+    """Whether a written word ("moles", "volts", "kelvin") names a unit of dimension `dim` (not a pure
+    number: "radians" or "percent" say nothing of a dimensionless quantity's meaning)."""
+    if dim is None or not any(dim):
+        return False
+    word = "mol" if word.lower() in ("mole", "moles") else word  # the one unit name unit_word does not spell out
+    for w in (word, word[:-1] if word.endswith("s") else ""):
+        info = mp.unit_word(w) if w else None
+        if info is not None and mp.same_dim(info.dim, dim):
+            return True
+    return False
 
 
 def _strip_tags(text: str) -> str:
