@@ -266,10 +266,15 @@ def test_right_value_with_a_foreign_meaning_is_mc(verifier: SymbolicVerifier) ->
 
 
 def test_given_letter_with_another_givens_value_and_its_words_is_a_relabelling(verifier: SymbolicVerifier) -> None:
-    # the problem's letter m holding the molar mass, said in words: the solution's own name for M;
-    # the same value called the mass of the gas is the wrong quantity
-    v = edited_verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (molar mass)"})
+    # the problem's letter m holding the molar mass, said in words: the solution's own name for M (the gas
+    # mass stated under another letter); the same value called the mass of the gas is the wrong quantity
+    v = edited_verdict(verifier, "isochoric_heating_helium", {1: "mg = 23.3 g (mass of helium)",
+                                                              4: "m = 4 g/mol (molar mass)"})
     assert v.error_step != 4, v.explanation
+    # with m already stated as the gas mass, m for the molar mass mixes two quantities up (round 3, r3-054:
+    # `C = 9.7 uF`, then `C = 87 kohm (resistor)`, adjudicated an error)
+    v = edited_verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (molar mass)"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
     v = edited_verdict(verifier, "isochoric_heating_helium", {4: "m = 4 g/mol (mass of the gas)"})
     assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
 

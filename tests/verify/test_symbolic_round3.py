@@ -68,3 +68,33 @@ def test_givens_right_value_with_words_of_a_quantity_to_be_found_is_mc(verifier:
     for text in ("C2 = 4.0 uF (capacitance of the first parallel capacitor)", "C2 = 4.0 uF (capacitance)"):
         v = edited_verdict(verifier, "capacitor_network_charge", {2: text})
         assert v.error_step == 0, (text, v.explanation)
+
+
+def test_a_symbol_holding_its_own_value_then_another_kinds_value_is_mc(verifier: SymbolicVerifier) -> None:
+    # r3-054: `C = 9.7 uF`, then `C = 87 kohm (resistor)`: one symbol for two quantities
+    v = edited_verdict(verifier, "rc_charging_charge", {2: "C = 72 kohm (resistor)"})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    assert "one symbol for two quantities" in v.explanation
+    # the first time, another given's letter with a value and its words is only a label ("letters are labels")
+    v = edited_verdict(verifier, "rc_charging_charge", {1: "c = 3.7 uF (capacitance)", 2: "R = 72 kohm (resistor)"})
+    assert v.error_step == 0, v.explanation
+
+
+def beam_with_givens_below(first: str, below: list[str]) -> str:
+    """beam_cable_tension's seed-0 ground truth with Step 2 stating `first` and the lines `below` under it."""
+    from physr3.synth.registry import get_family
+    from support.step_edits import replace_step
+    text = get_family("beam_cable_tension").generate(0).solution
+    return replace_step(text, 2, "\n".join([first] + below))
+
+
+def test_values_on_the_lines_below_a_given_step_are_checked_too(verifier: SymbolicVerifier) -> None:
+    from physr3.synth.registry import get_family
+    problem = get_family("beam_cable_tension").generate(0)
+    # r3-135: "Step 1: m1 (mass of the beam) = 22 kg" and, on the next line, the load's 38 kg as the beam's mass
+    wrong = beam_with_givens_below("M = 34 kg (mass of the beam)", ["m2 (mass of the beam) = 54 kg"])
+    v = verifier.verify(problem, wrong)
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    right = beam_with_givens_below("M = 34 kg (mass of the beam)", ["- m = 54 kg (mass of the load)", "a remark"])
+    v = verifier.verify(problem, right)
+    assert v.error_step == 0, v.explanation

@@ -334,6 +334,7 @@ class SymbolicVerifier:
     def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "",
                 options: Sequence[str] = ()) -> Verdict:
         steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
+        more = given_continuations(text, steps)
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         checker.option_digits = option_digits(options)
@@ -373,56 +374,13 @@ class SymbolicVerifier:
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             else:  # equations are checked wherever they are written, a <concept> step's included
-                # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
-                said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
-                if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
-                    said = _ANGLE_WORDS.sub(r"\1", said)
-                words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
-                word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
-                if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
-                    words_lhs = word_lhs
-                if words_lhs and checker.has_words(words_lhs.group(1)) and \
-                        not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
-                    said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
-                if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
-                    m = _WORDS_SYMBOL.match(said)
-                    if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
-                              or mp.canonical_name(m.group(2)) in checker.names):  # not "(hc)": h times c
-                        said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
-                clauses = split_clauses(said)[:MAX_CLAUSES]
-                checker.label = said if tag == "given" and len(clauses) <= 1 else ""
-                if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
-                    clauses = [drop_value_remark(c, checker.names) for c in clauses]
-                    finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
-                    garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
-                    if finding is None and garbled:
-                        finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
-                                          f"one quantity; the problem gives {checker.given_list()}.",
-                                          info={"check": "given_garbled"})
-                    if finding is not None:
-                        clauses = []
-                for clause in clauses:
-                    decided, checker.decided = checker.decided, False
-                    f = checker.check_clause(clause, tag)
-                    clause_decided, checker.decided = checker.decided, decided or checker.decided
-                    if f is not None:
-                        finding = f
-                        if f.status == "fail":
-                            break
-                    elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
-                            checker.unknown_names(clause):
-                        pending.append((i, clause, tag))  # checked once a later step defines its unknown
-                if not clauses and tag == "given" and finding is None:
-                    finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
-                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
-                    finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
-                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
-                    for clause in checker.prose_relations(step.text) + checker.prose_word_relations(step.text):
-                        # "the length of the pipe is L/2"; "the charge is the voltage divided by the capacitance"
-                        f = checker.check_clause(clause, tag)
-                        if f is not None and f.status == "fail":
-                            finding = f
-                            break
+                # a <given> step that goes on over lines below its "Step k:" line ("Step 1: m1 = 22 kg" then
+                # "m2 (mass of the beam) = 38 kg"): each line is a given statement of that step, checked in turn
+                for part in [step] + [dataclasses.replace(step, text=t) for t in more.get(i, [])]:
+                    f = self._check_text(checker, part, tag, i, pending)
+                    finding = f if f is not None else finding
+                    if finding is not None and finding.status == "fail":
+                        break
             step_hits = set(checker.hits)
             if finding is None or finding.status != "fail":
                 step_hits |= self._elements(checker, step)
@@ -490,6 +448,63 @@ class SymbolicVerifier:
                                 "symbol": blamed.info.get("symbol"), "first_failure_step": first_fail.step,
                                 "missing": missing},
                        unchecked_steps=[k for k in unchecked_numbers if k < blamed.step])
+
+    def _check_text(self, checker: _Checker, step: Any, tag: str | None, i: int,
+                    pending: list[tuple[int, str, str | None]]) -> Finding | None:
+        """The checks of one step's text (or of one continuation line of a <given> step), in order; the
+        first failure, else the last finding, else None."""
+        finding = None
+        # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
+        said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+        if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
+            said = _ANGLE_WORDS.sub(r"\1", said)
+        words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
+        word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
+        if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
+            words_lhs = word_lhs
+        if words_lhs and checker.has_words(words_lhs.group(1)) and \
+                not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
+            said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
+        if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
+            m = _WORDS_SYMBOL.match(said)
+            if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
+                      or mp.canonical_name(m.group(2)) in checker.names):  # not "(hc)": h times c
+                said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
+        clauses = split_clauses(said)[:MAX_CLAUSES]
+        checker.label = said if tag == "given" and len(clauses) <= 1 else ""
+        if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
+            clauses = [drop_value_remark(c, checker.names) for c in clauses]
+            finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
+            garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
+            if finding is None and garbled:
+                finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
+                                  f"one quantity; the problem gives {checker.given_list()}.",
+                                  info={"check": "given_garbled"})
+            if finding is not None:
+                clauses = []
+        for clause in clauses:
+            decided, checker.decided = checker.decided, False
+            f = checker.check_clause(clause, tag)
+            clause_decided, checker.decided = checker.decided, decided or checker.decided
+            if f is not None:
+                finding = f
+                if f.status == "fail":
+                    break
+            elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
+                    checker.unknown_names(clause):
+                pending.append((i, clause, tag))  # checked once a later step defines its unknown
+        if not clauses and tag == "given" and finding is None:
+            finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
+        if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+            finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
+        if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+            for clause in checker.prose_relations(step.text) + checker.prose_word_relations(step.text):
+                # "the length of the pipe is L/2"; "the charge is the voltage divided by the capacitance"
+                f = checker.check_clause(clause, tag)
+                if f is not None and f.status == "fail":
+                    finding = f
+                    break
+        return finding
 
     @staticmethod
     def _resolve_pending(checker: _Checker, pending: list[tuple[int, str, str | None]],
@@ -784,6 +799,32 @@ def continued_steps(text: str, steps: Sequence[Any]) -> list[Any]:
             if lines:
                 step = dataclasses.replace(step, text=", ".join(lines))
         out.append(step)
+    return out
+
+
+def given_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[str]]:
+    """The lines below a <given> step's own "Step k:" line that go on stating values ("Step 1: m1 = 22 kg"
+    then "m2 (mass of the beam) = 38 kg" on the next line), up to a blank line, a tag or the next step,
+    by step index: they are given statements of that step (a small model lists several givens under one
+    number), checked like it. Lines without a digit (prose) are not read; a step whose content is all
+    below its marker is `continued_steps`' case."""
+    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
+    if len(matches) != len(steps):
+        return {}
+    out: dict[int, list[str]] = {}
+    for k, (step, m) in enumerate(zip(steps, matches)):
+        if step.tag != "given" or not step.text.strip():
+            continue
+        end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
+        lines = []
+        for line in text[m.end():end].splitlines()[1:]:
+            if _TAG_MARK.search(line) or not line.strip():
+                break
+            line = re.sub(r"^\s*(?:[-*>•]\s*)+", "", line).strip()  # list bullets
+            if re.search(r"\d", line):
+                lines.append(line)
+        if lines:
+            out[k] = lines[:MAX_CLAUSES]
     return out
 
 

@@ -121,6 +121,7 @@ class _Checker:
         # writing that given's letter with the first letter's value shows a swap (blamed on the first)
         self.loose_labels: dict[str, tuple[str, int]] = {}
         self.letter = ""  # the letter the given clause being checked was written with
+        self.own_stated: set[str] = set()  # givens stated with their own letter and their own value
         self.letter_for: dict[str, str] = {}  # a letter written with another given's value -> that given
         # case variants of the target's symbol the solution named it by in its <find> step ("I, the current"
         # for i_R): read as the target everywhere after, <concept> steps included
@@ -375,6 +376,8 @@ class _Checker:
                                    f"{self.gt.descriptions.get(computed, computed)}, a quantity to be found ({computed}); "
                                    f"{_with_unit(stated, unit)} is the {self.gt.descriptions.get(name, name)}.",
                                    info={"check": "given_meaning", "symbol": name})
+                if self.letter == name:
+                    self.own_stated.add(name)
                 self.hits.add("given")
                 self.decided = True
                 continue
@@ -394,6 +397,14 @@ class _Checker:
                                                                          "step_index": swapped[1]})
             loose = other and not self.has_words(self.label) and all(self.unit_kind_fits(name, n) for n in readings)
             again = bool(other) and self.letter_for.get(self.letter) == other  # `n = 47 protons` said twice
+            if other and name in self.own_stated and self.letter == name and not mp.same_dim(
+                    self.dims.get(name) or (), self.dims.get(other) or ()):
+                # `C = 87 kohm (resistor)` after `C = 9.7 uF`: the letter already holds its own value, so it
+                # is no label here; one symbol for two quantities of different kinds mixes them up (MC)
+                return Finding(0, "fail", "MC", f"writes {name} = {segs[0][0][:40]}, the value of {other} "
+                               f"({self.gt.descriptions.get(other, '')}), after stating {name} = "
+                               f"{_with_unit(stated, unit)}: one symbol for two quantities.",
+                               info={"check": "given_reassigned", "symbol": name})
             if other and (other not in self.stated or again) and (
                     self.described(self.label) == other or loose or again):
                 # ... or `R = 906 km` for the height h with no words at all: the letter is only a label
