@@ -98,3 +98,13 @@ def test_values_on_the_lines_below_a_given_step_are_checked_too(verifier: Symbol
     right = beam_with_givens_below("M = 34 kg (mass of the beam)", ["- m = 54 kg (mass of the load)", "a remark"])
     v = verifier.verify(problem, right)
     assert v.error_step == 0, v.explanation
+
+
+def test_a_givens_value_under_more_words_of_another_given_is_mc(verifier: SymbolicVerifier) -> None:
+    # r3-012: the object distance's 139 cm called the "focal length of the object" (two words of f, one of u)
+    v = edited_verdict(verifier, "concave_mirror_image_from_focal_length", {2: "r = 139 cm (focal length of the object)"})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+    # one word of each ("thick wall" in test_symbolic_gaps), or the object's own words, pass
+    for text in ("r = 139 cm (distance of the object)", "r = 139 cm (object in front of the mirror)"):
+        v = edited_verdict(verifier, "concave_mirror_image_from_focal_length", {2: text})
+        assert v.error_step == 0, (text, v.explanation)

@@ -452,6 +452,18 @@ class _Checker:
             return None
         return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
 
+    def outworded(self, meant: str, alias: str) -> bool:
+        """Whether the step's words name given `meant` by at least two content words and by more than they
+        share with `alias`, the given whose value the step holds: "r = 56.7 cm (focal length of the object)"
+        is the focal length (two words as written) with the object distance's number (one, "object"), a right
+        number attached to the wrong quantity; "thick wall" (one word each) stays the thickness."""
+        words = _stems(_strip_numbers(self.label)) - _DESC_GENERIC  # the words as written: no synonyms here
+
+        def shared(s: str) -> int:
+            return len(words & (_stems(self.gt.descriptions.get(s, "")) - _DESC_GENERIC))
+
+        return shared(meant) >= 2 and shared(meant) > shared(alias)
+
     def computed_meant(self, name: str) -> str | None:
         """The quantity to be found that the words of a given's right value describe, when they describe
         one of the same kind (`described`, the unique best cover, and at least 3/4 of its description's
@@ -715,7 +727,8 @@ class _Checker:
                 alias = self.alias_given(readings)
                 meant = self.described(self.label)
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
-                        not (alias and self.described_as(alias, self.label)):  # "L1 = 4.2 cm (thick wall)"
+                        not (alias and self.described_as(alias, self.label)
+                             and not self.outworded(meant, alias)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
                 if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant):
                     return self.described_unknown(meant, _raw)
