@@ -108,3 +108,15 @@ def test_a_givens_value_under_more_words_of_another_given_is_mc(verifier: Symbol
     for text in ("r = 139 cm (distance of the object)", "r = 139 cm (object in front of the mirror)"):
         v = edited_verdict(verifier, "concave_mirror_image_from_focal_length", {2: text})
         assert v.error_step == 0, (text, v.explanation)
+
+
+@pytest.mark.parametrize("clause,kept", [
+    ("d1 = 13.1 cm (s)", "d1 = 13.1 cm"),  # r3-080: a list label after the value, not "times s"
+    ("v = 20 V (emf) (emf)", "v = 20 V"),  # r3-164: the same remark twice
+    ("T = 352 K (b)", "T = 352 K"),
+    ("F = 2 (9.8 N)", "F = 2 (9.8 N)"),  # a factor stays
+    ("H = 1.6e-27 kg (J/s)", "H = 1.6e-27 kg (J/s)"),  # a second unit stays
+])
+def test_list_labels_and_repeated_remarks_after_a_value_are_no_factor(clause: str, kept: str) -> None:
+    from physr3.verify.symbolic_checks import drop_value_remark
+    assert drop_value_remark(clause, {"emf": "emf"}) == kept

@@ -1662,7 +1662,18 @@ _STATED_VALUE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*[A-Z
 def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
     """A given `x = <value> [unit] (<group>)` whose group is the problem's symbols ("h = 6.63e-34 J*s (h)",
     "(h/c)": `names`) or the value again ("T1 = 284 K (284 K)"): the group is a remark on the value, not a
-    factor of it. A group of units ("1.6e-27 kg (J/s)") stays: a second unit is part of what is stated."""
+    factor of it. A group of units ("1.6e-27 kg (J/s)") stays: a second unit is part of what is stated.
+    Also a lone lower-case letter, a list label ("d1 = 13.1 cm (s)", "352 K (b)"), several such groups,
+    and one group written twice ("v = 20 V (emf) (emf)")."""
+    clause = re.sub(r"(\([^()]*\))\s*\1\s*$", r"\1", clause)  # the same group twice: once
+    while True:
+        kept = _drop_one_remark(clause, names)
+        if kept == clause:
+            return clause
+        clause = kept
+
+
+def _drop_one_remark(clause: str, names: Sequence[str]) -> str:
     m = _TRAILING_GROUP.search(clause)
     if not m or "=" not in clause[:m.start()]:
         return clause
@@ -1673,7 +1684,7 @@ def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
     number = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)", value)
     symbols = re.findall(r"[A-Za-zα-ωΑ-Ω_]\w*", inner)
     if (re.fullmatch(r"[A-Za-zα-ωΑ-Ω_][\w/*^ α-ωΑ-Ω]*", inner) and all(mp.canonical_name(w) in names for w in symbols)) \
-            or (number and inner.startswith(number.group(0))):
+            or (number and inner.startswith(number.group(0))) or re.fullmatch(r"[a-z]", inner):
         return clause[:m.start()]
     return clause
 
