@@ -120,3 +120,25 @@ def test_a_givens_value_under_more_words_of_another_given_is_mc(verifier: Symbol
 def test_list_labels_and_repeated_remarks_after_a_value_are_no_factor(clause: str, kept: str) -> None:
     from physr3.verify.symbolic_checks import drop_value_remark
     assert drop_value_remark(clause, {"emf": "emf"}) == kept
+
+
+@pytest.mark.parametrize("family,step,text", [
+    # reworded ground truths (r3-086, r3-069): the problem's own words around the value
+    ("adiabatic_then_isochoric_monatomic", 3, "r = 3.2 (factor by which the volume is reduced, V1/V2)"),
+    ("accelerated_ion_radius", 4, "B = 0.11 T (uniform magnetic field, perpendicular to the velocity)"),
+])
+def test_the_problems_own_words_around_a_value_are_its_meaning(verifier: SymbolicVerifier, family: str, step: int,
+                                                               text: str) -> None:
+    v = edited_verdict(verifier, family, {step: text})
+    assert v.error_step == 0, v.explanation
+
+
+@pytest.mark.parametrize("family,step,text", [
+    # words the problem writes next to ANOTHER value stay another meaning ("of specific heat 887" is not 388 g's)
+    ("calorimetry_mixing", 1, "m1 = 388 g (specific heat)"),
+    ("accelerated_ion_radius", 4, "B = 0.11 T (velocity of the ion)"),
+])
+def test_words_the_problem_writes_next_to_another_value_stay_judged(verifier: SymbolicVerifier, family: str, step: int,
+                                                                    text: str) -> None:
+    v = edited_verdict(verifier, family, {step: text})
+    assert (v.error_step, v.error_type) == (step, "MC"), v.explanation

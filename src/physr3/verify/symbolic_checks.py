@@ -96,6 +96,7 @@ class _Checker:
         # given, equation, value, target_value
         self.hits: set[str] = set()
         self.question_numbers = _numbers_in(question)
+        self.question_spans = _number_spans(question)
         self.names: dict[str, str] = dict(gt.names)
         self.env: list[dict[str, float]] = [dict(inst) for inst in gt.instances]
         self.numeric_only: set[str] = set()  # defined from a numeric value: known at the true instance only
@@ -486,9 +487,24 @@ class _Checker:
 
     def foreign_words(self, name: str, label: str) -> str | None:
         """The words a right value is described by when they share none with what it means in the problem
-        (`h = 6.63e-34 J*s (wavevector of the photon)`), else None."""
+        (`h = 6.63e-34 J*s (wavevector of the photon)`), else None; never the problem's own words around
+        that value (`problem_words`)."""
         said = self.meaning_words(name, label)
-        return said[0] if said and not said[1] else None
+        if not said or said[1] or self.problem_words(name, said[0]):
+            return None
+        return said[0]
+
+    def problem_words(self, name: str, words: str) -> bool:
+        """Whether every content word of `words` is written in the question next to given `name`'s value
+        (between the number before it and the number after it): "factor by which the volume is reduced"
+        for "its volume is reduced by a factor of 4.6", "perpendicular to the velocity" for "a field of 1.3
+        T perpendicular to its velocity". The problem's own wording of a value is never another meaning."""
+        g = self.gt.givens.get(name)
+        mine = _stems(_strip_numbers(words)) - _DESC_GENERIC - _GENERIC_STEMS
+        if g is None or not mine:
+            return False
+        value = float(g["value"])
+        return any(self.close(v, value, 1e-9) and mine <= span for v, span in self.question_spans)
 
     def described_as(self, name: str, label: str) -> bool:
         """Whether `label` describes quantity `name` in words of its own (`m = 4 g/mol (molar mass)`)."""
@@ -1029,8 +1045,9 @@ class _Checker:
         if noun is None:
             return None
         phrase, dim = noun
-        if mp.same_dim(dim, got) or any(phrase in self.gt.descriptions.get(s, "").lower() for s in fits):
-            return None
+        if mp.same_dim(dim, got) or any(phrase in self.gt.descriptions.get(s, "").lower()
+                                        or self.problem_words(s, phrase) for s in fits):
+            return None  # ... or the problem's own words around it ("a field of 1.3 T perpendicular to its velocity")
         s = fits[0]
         said = plain[start:numbers[0].end() + (unit.end() if unit else 0)].strip()
         article = "an" if phrase[0] in "aeiou" else "a"
@@ -1748,6 +1765,25 @@ def option_digits(options: Sequence[str]) -> set[str]:
 def _strip_numbers(text: str) -> str:
     """Prose of a step: numbers, maths symbols and unit-like tokens dropped (short words are not stems)."""
     return re.sub(r"[-+]?\d[\d.,]*(?:[eE][-+]?\d+)?|[=*/^()_\\{}]", " ", text)
+
+
+def _number_spans(text: str) -> list[tuple[float, set[str]]]:
+    """Each number written in a text (the question) with the word stems around it: from the number before
+    it, and after it up to the next number, the end of the sentence or an "of" (which starts the next
+    value's words: "a 140 g metal block of specific heat 869 J/(kg*K)" gives 140 g "metal block" only;
+    "until its volume is reduced by a factor of 4.6. It is then ..." gives 4.6 volume, reduc, facto)."""
+    plain = mp.normalize(text or "")
+    found = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"(?<![\w.^])\d+(?:\.\d*)?(?:e[-+]?\d+)?", plain)]
+    out = []
+    for k, (start, end, tok) in enumerate(found):
+        before = plain[found[k - 1][1]:start] if k else plain[:start]
+        after = plain[end:found[k + 1][0]] if k + 1 < len(found) else plain[end:]
+        after = re.split(r"\bof\b|\.(?:\s|$)", after, maxsplit=1)[0]
+        try:
+            out.append((float(tok), _stems(before + " " + after)))
+        except ValueError:
+            continue
+    return out
 
 
 def _numbers_in(text: str) -> tuple[set[float], set[tuple[float, mp.Dim | None]]]:
