@@ -142,3 +142,11 @@ def test_words_the_problem_writes_next_to_another_value_stay_judged(verifier: Sy
                                                                     text: str) -> None:
     v = edited_verdict(verifier, family, {step: text})
     assert (v.error_step, v.error_type) == (step, "MC"), v.explanation
+
+
+def test_find_with_a_givens_value_as_its_condition_names_the_target(verifier: SymbolicVerifier) -> None:
+    # r3-004: "E, the energy stored in the inductor at t = 44 ms": t's value says when, it is no value of E
+    v = edited_verdict(verifier, "rc_charging_charge", {5: "q, the charge on the capacitor at t = 720 ms"})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(verifier, "rc_charging_charge", {5: "q, the charge on the capacitor = 720 ms"})
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation

@@ -1118,7 +1118,8 @@ class _Checker:
         "The period: T = 0.718 m/s", "p = 121 W"): the unknown listed as if it were given (MC, whatever
         the number; the rubric's error). The target is named by its symbol (any case), by its
         description, or by most of its description's content words; `target = <expression>` is an
-        equation, checked as such, not a value."""
+        equation, checked as such, not a value; "... at t = 44 ms" (a given's symbol after at, when,
+        after, for, with, of) is a condition on the target, not its value."""
         plain = mp.normalize(_strip_remarks(text))
         m = _NAMED_VALUE.match(plain)
         if not m:
@@ -1133,6 +1134,10 @@ class _Checker:
         by_words = bool(words) and sum(w in low for w in words) >= max(1, math.ceil(0.6 * len(words)))
         if not (by_symbol or by_words or self.described(head) == target):
             return None
+        last = tokens[-1] if tokens else ""
+        if last and self.names.get(mp.canonical_name(last)) in self.gt.givens and \
+                re.search(r"\b(?:at|when|after|for|with|of)\s+" + re.escape(last) + r"\s*$", head):
+            return None  # "E, the energy stored at t = 44 ms": a given's value says when, not the target's value
         value = m.group("value").strip()
         return Finding(0, "fail", "MC", f"lists {target}, the quantity asked for, with a value ({value[:40]}) as if "
                        f"it were given.", info={"check": "target", "found": target})
