@@ -150,3 +150,20 @@ def test_find_with_a_givens_value_as_its_condition_names_the_target(verifier: Sy
     assert v.error_step == 0, v.explanation
     v = edited_verdict(verifier, "rc_charging_charge", {5: "q, the charge on the capacitor = 720 ms"})
     assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+
+
+@pytest.mark.parametrize("family,find,ok", [
+    ("linear_thermal_expansion", "L' (final length)", False),  # r3-040: the final length, not the increase
+    ("linear_thermal_expansion", "dL, the final increase in length", False),
+    ("linear_thermal_expansion", "dL, the increase in the rail's length", True),
+    ("spring_mass_max_speed", "vmax, the maximum speed of the block", True),  # the question's own qualifier
+    ("spring_mass_max_speed", "vmax, the average speed of the block", False),
+])
+def test_find_with_a_qualifier_the_question_lacks_asks_for_another_quantity(verifier: SymbolicVerifier, family: str,
+                                                                            find: str, ok: bool) -> None:
+    step = 4 if family == "linear_thermal_expansion" else 5
+    v = edited_verdict(verifier, family, {step: find})
+    if ok:
+        assert v.error_step == 0, v.explanation
+    else:
+        assert (v.error_step, v.error_type) == (step, "MC"), v.explanation

@@ -684,7 +684,7 @@ class SymbolicVerifier:
                                            or checker.described(s.text) == checker.gt.target)):
                 # the target named; a further <find> step that names a quantity the problem does not have
                 # ("L (length of the light string)") asks for something else: MC there
-                misread = checker.target_unit_failure(s.text)  # "the wavelength (in Hz)"
+                misread = checker.target_unit_failure(s.text) or checker.target_variant(s.text)  # "(in Hz)"
                 if misread is not None:
                     return i, misread
                 for j, later in find_steps[k + 1:]:

@@ -95,6 +95,7 @@ class _Checker:
         # what the clauses checked since the caller last cleared it established (the completeness rule):
         # given, equation, value, target_value
         self.hits: set[str] = set()
+        self.question = question
         self.question_numbers = _numbers_in(question)
         self.question_spans = _number_spans(question)
         self.names: dict[str, str] = dict(gt.names)
@@ -1486,6 +1487,19 @@ class _Checker:
                                info={"check": "target_unit", "found": gt.target})
         return None
 
+    def target_variant(self, text: str) -> Finding | None:
+        """A <find> step that names the target with a qualifier the question does not have ("L' (final
+        length)" when the increase in length is asked for, "the minimum height of the image" for its
+        height): another quantity of the same name is sought (MC). Only `_VARIANT_WORDS`, absent from the
+        question and from the target's description, are judged."""
+        said = set(re.findall(r"[a-z]+", _strip_numbers(text).lower())) & _VARIANT_WORDS
+        asked = set(re.findall(r"[a-z]+", (self.question + " " + self.gt.target_desc).lower()))
+        extra = sorted(said - asked)
+        if not extra:
+            return None
+        return Finding(0, "fail", "MC", f"asks for a {extra[0]} value, a qualifier the question does not have; the "
+                       f"question asks for {self.gt.target}, {self.gt.target_desc}.", info={"check": "target_variant"})
+
     def invented_unknown(self, text: str) -> Finding | None:
         """A <find> line "NAME (words)" or "NAME: words" whose name is no symbol of the problem and whose
         words describe none of its quantities: an unknown the problem does not have."""
@@ -1711,6 +1725,9 @@ def _drop_one_remark(clause: str, names: Sequence[str]) -> str:
     return clause
 
 
+# qualifiers that make another quantity of the same name ("initial" is not one: a constant acceleration's
+# initial value is the value asked for, and labels accept it)
+_VARIANT_WORDS = frozenset({"minimum", "maximum", "final", "average"})
 _PREFIX_LETTERS = frozenset({"u", "μ", "µ", "n", "p", "k", "M", "G"})
 
 
