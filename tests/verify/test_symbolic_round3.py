@@ -167,3 +167,11 @@ def test_find_with_a_qualifier_the_question_lacks_asks_for_another_quantity(veri
         assert v.error_step == 0, v.explanation
     else:
         assert (v.error_step, v.error_type) == (step, "MC"), v.explanation
+
+
+def test_a_remark_giving_the_same_symbol_another_value_is_mc(verifier: SymbolicVerifier) -> None:
+    # r3-020: "gamma = 5/3 (gamma = 0.5)": two values for one quantity
+    v = edited_verdict(verifier, "adiabatic_then_isochoric_monatomic", {5: "gamma = 5/3 (gamma = 0.5)"})
+    assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
+    v = edited_verdict(verifier, "adiabatic_then_isochoric_monatomic", {5: "gamma = 5/3 (gamma = 1.667)"})
+    assert v.error_step == 0, v.explanation

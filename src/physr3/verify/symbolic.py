@@ -476,6 +476,8 @@ class SymbolicVerifier:
             clauses = [drop_value_remark(c, checker.names) for c in clauses]
             finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
             garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
+            if finding is None and not garbled:
+                garbled = _two_values(checker, said)  # "gamma = 5/3 (gamma = 0.5)"
             if finding is None and garbled:
                 finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
                                   f"one quantity; the problem gives {checker.given_list()}.",
@@ -800,6 +802,24 @@ def continued_steps(text: str, steps: Sequence[Any]) -> list[Any]:
                 step = dataclasses.replace(step, text=", ".join(lines))
         out.append(step)
     return out
+
+
+_SAME_SYMBOL_AGAIN = re.compile(r"^\s*(?P<sym>[A-Za-zα-ωΑ-Ω][\w']*)\s*=\s*(?P<a>[^()=]+?)\s*\(\s*(?P=sym)\s*=\s*"
+                                r"(?P<b>[^()=]+?)\s*\)")
+
+
+def _two_values(checker: _Checker, said: str) -> re.Match | None:
+    """A given whose remark gives its own symbol another value ("gamma = 5/3 (gamma = 0.5)"): two values
+    for one quantity, the match; None when the remark repeats the value (in another form: "(gamma =
+    1.667)") or either side cannot be evaluated."""
+    m = _SAME_SYMBOL_AGAIN.match(said)
+    if not m:
+        return None
+    a = [v for n in checker.readings(m.group("a"), "rhs") if not mp.variables(n) for v in checker.values(n)]
+    b = [v for n in checker.readings(m.group("b"), "rhs") if not mp.variables(n) for v in checker.values(n)]
+    if not a or not b or any(checker.close(x, y, 0.02) for x in a for y in b):
+        return None
+    return m
 
 
 def given_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[str]]:
