@@ -175,3 +175,13 @@ def test_a_remark_giving_the_same_symbol_another_value_is_mc(verifier: SymbolicV
     assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
     v = edited_verdict(verifier, "adiabatic_then_isochoric_monatomic", {5: "gamma = 5/3 (gamma = 1.667)"})
     assert v.error_step == 0, v.explanation
+
+
+def test_words_with_a_remark_in_parentheses_before_the_value_are_read(verifier: SymbolicVerifier) -> None:
+    # r3-071: "emissivity (emissivity of the sphere) = 0.30 (emissivity of the Stefan-Boltzmann law)"
+    unchecked = SymbolicVerifier(unchecked="error")
+    text = "emissivity (emissivity of the sphere) = 0.39 (emissivity of the Stefan-Boltzmann law)"
+    v = edited_verdict(unchecked, "stefan_boltzmann_net_power", {2: text})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(unchecked, "stefan_boltzmann_net_power", {2: text.replace("0.39", "0.93")})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation

@@ -458,6 +458,8 @@ class SymbolicVerifier:
         said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
         if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
             said = _ANGLE_WORDS.sub(r"\1", said)
+        if tag == "given":  # "emissivity (emissivity of the sphere) = 0.30": the remark moves after the value
+            said = _WORDS_REMARK_EQUAL.sub(r"\1 = \3 (\2)", said, count=1)
         words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
         word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
         if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
@@ -751,6 +753,9 @@ _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ�
 # its description (one clause, the value running to the end of the step)
 _WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[:=]\s*"
                            r"([-+]?\.?\d[^=;,]*?)\s*$")
+# a given "words (more words) = value ...": the words in parentheses are a remark on the name, not a symbol
+_WORDS_REMARK_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(([A-Za-z][A-Za-z '-]*\s[A-Za-z '-]+)\)\s*=\s*"
+                                 r"([-+.]?\d[^=;]*)$")
 _ANGLE_WORDS = re.compile(r"<\s*(?!/?\s*(?:" + "|".join(TAGS) + r")\b)([A-Za-z][A-Za-z '-]{1,60}?)\s*>")
 # a given whose left-hand side is words only ("acoustic power = 1e-12 W/m^2"): read as "words: value"
 _WORDS_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z'-]+)+)\s*=\s*(?=[-+.]?\d)")  # two words or more
