@@ -185,3 +185,11 @@ def test_words_with_a_remark_in_parentheses_before_the_value_are_read(verifier: 
     assert v.error_step == 0, v.explanation
     v = edited_verdict(unchecked, "stefan_boltzmann_net_power", {2: text.replace("0.39", "0.93")})
     assert (v.error_step, v.error_type) == (2, "MC"), v.explanation
+
+
+def test_a_denominator_written_without_parentheses_is_read_as_grouped(verifier: SymbolicVerifier) -> None:
+    # r3-103: "R = 8.314 J/mol*K" is the gas constant in J/(mol*K), a common spelling
+    v = edited_verdict(verifier, "ideal_gas_pressure", {4: "R = 8.314 J/mol*K"})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(verifier, "ideal_gas_pressure", {4: "R = 8.314 J/mol"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation

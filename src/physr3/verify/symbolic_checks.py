@@ -366,6 +366,10 @@ class _Checker:
         stated, unit = float(g["value"]), g.get("unit", "")
         factor = self.gt.factors.get(name, 1.0)
         for raw, readings in segs:
+            # "8.314 J/mol*K": the denominator written without its parentheses is also read as J/(mol*K)
+            grouped = _UNGROUPED_DENOMINATOR.sub(r"/(\1*\2)", raw)
+            if grouped != raw:
+                readings = list(readings) + [n for n in self.readings(grouped, "rhs") if not mp.variables(n)]
             if self.given_ok(name, readings, stated, factor):
                 foreign = self.foreign_words(name, self.label)
                 if foreign:  # "h = 6.63e-34 J*s (wavevector of the photon)": the right number, another meaning
@@ -1727,6 +1731,7 @@ def _drop_one_remark(clause: str, names: Sequence[str]) -> str:
 
 # qualifiers that make another quantity of the same name ("initial" is not one: a constant acceleration's
 # initial value is the value asked for, and labels accept it)
+_UNGROUPED_DENOMINATOR = re.compile(r"/\s*([A-Za-zμΩ]+)\s*\*\s*([A-Za-zμΩ]+(?:\^\d+)?)")
 _VARIANT_WORDS = frozenset({"minimum", "maximum", "final", "average"})
 _PREFIX_LETTERS = frozenset({"u", "μ", "µ", "n", "p", "k", "M", "G"})
 
