@@ -193,3 +193,13 @@ def test_a_denominator_written_without_parentheses_is_read_as_grouped(verifier: 
     assert v.error_step == 0, v.explanation
     v = edited_verdict(verifier, "ideal_gas_pressure", {4: "R = 8.314 J/mol"})
     assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+
+
+def test_the_right_relation_under_a_new_name_for_a_known_quantity_is_checked() -> None:
+    # r3-088: "E_kinetic = m*v^2/2" for K: the right relation under the solution's own name is a checked step,
+    # so `symbolic_unchecked=error` does not blame it; a wrong one still is
+    unchecked = SymbolicVerifier(unchecked="error")
+    v = edited_verdict(unchecked, "kinetic_energy_of_cart", {5: "E_kinetic = m*v^2/2"})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(unchecked, "kinetic_energy_of_cart", {5: "E_kinetic = m*v^3/2"})
+    assert v.error_step == 5, v.explanation

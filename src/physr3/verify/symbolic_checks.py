@@ -283,6 +283,8 @@ class _Checker:
             for s in self.gt.equations:  # alias: the solution's name for a known quantity
                 if all(s in env and name in env and self.close(env[name], env[s], 1e-6) for env in self.env):
                     self.names[name] = s
+                    # `E_kinetic = m*v^2/2` for K: the right relation under the solution's own name, checked
+                    self.decided = True
                     break
 
     # -- one clause
