@@ -203,3 +203,16 @@ def test_the_right_relation_under_a_new_name_for_a_known_quantity_is_checked() -
     assert v.error_step == 0, v.explanation
     v = edited_verdict(unchecked, "kinetic_energy_of_cart", {5: "E_kinetic = m*v^3/2"})
     assert v.error_step == 5, v.explanation
+
+
+def test_a_given_renamed_by_a_new_symbol_is_checked() -> None:
+    # r3-082: "L0 = L (the initial length of the string)": a plain renaming of a given, not an unchecked step
+    from physr3.synth.registry import get_family
+    problem = get_family("kinetic_energy_of_cart").generate(0)
+    text = problem.solution.replace("Step 2: v = 4.28 m/s (speed of the cart)",
+                                    "Step 2: v = 4.28 m/s (speed of the cart)\nStep 2: u = v (the initial speed of the cart)")
+    unchecked = SymbolicVerifier(unchecked="error")
+    v = unchecked.verify(problem, text)
+    assert v.error_step == 0, v.explanation
+    v = unchecked.verify(problem, text.replace("u = v (", "u = w ("))  # a name the problem does not have
+    assert v.error_step == 3, v.explanation

@@ -280,10 +280,13 @@ class _Checker:
             self.numeric_only.add(name)
         else:
             self.numeric_only.discard(name)
-            for s in self.gt.equations:  # alias: the solution's name for a known quantity
+            # alias: its name for a known quantity (a given only by a plain renaming, `L0 = L`: `I = V*R/R` is
+            # no name for V but a wrong relation for the current)
+            renamed = [node[1]] if node[0] == "var" and node[1] in self.gt.givens else []
+            for s in list(self.gt.equations) + renamed:
                 if all(s in env and name in env and self.close(env[name], env[s], 1e-6) for env in self.env):
                     self.names[name] = s
-                    # `E_kinetic = m*v^2/2` for K: the right relation under the solution's own name, checked
+                    # `E_kinetic = m*v^2/2` for K, `L0 = L`: a right relation under the solution's own name, checked
                     self.decided = True
                     break
 
