@@ -216,3 +216,12 @@ def test_a_given_renamed_by_a_new_symbol_is_checked() -> None:
     assert v.error_step == 0, v.explanation
     v = unchecked.verify(problem, text.replace("u = v (", "u = w ("))  # a name the problem does not have
     assert v.error_step == 3, v.explanation
+
+
+def test_the_problems_own_formula_restated_as_a_given_is_checked() -> None:
+    # r3-094: "I = 0.5 M R^2 (moment of inertia)", word for word the problem's; another formula is not
+    unchecked = SymbolicVerifier(unchecked="error")
+    v = edited_verdict(unchecked, "rolling_incline_time", {1: "I = 1 M R^2 (moment of inertia)"})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(unchecked, "rolling_incline_time", {1: "I = 2 M R^2 (moment of inertia)"})
+    assert v.error_step == 1, v.explanation

@@ -487,6 +487,9 @@ class SymbolicVerifier:
             if finding is not None:
                 clauses = []
         for clause in clauses:
+            if tag == "given" and "=" in clause and _in_question(clause, checker.question):
+                checker.decided = True  # "I = 0.5 M R^2": the problem's own formula, restated
+                continue
             decided, checker.decided = checker.decided, False
             f = checker.check_clause(clause, tag)
             clause_decided, checker.decided = checker.decided, decided or checker.decided
@@ -811,6 +814,17 @@ def continued_steps(text: str, steps: Sequence[Any]) -> list[Any]:
 
 _SAME_SYMBOL_AGAIN = re.compile(r"^\s*(?P<sym>[A-Za-zα-ωΑ-Ω][\w']*)\s*=\s*(?P<a>[^()=]+?)\s*\(\s*(?P=sym)\s*=\s*"
                                 r"(?P<b>[^()=]+?)\s*\)")
+
+
+def _in_question(clause: str, question: str) -> bool:
+    """Whether a given clause with a symbolic right-hand side is written word for word in the question
+    (spacing aside): "I = 0.5 M R^2" for a body "whose moment of inertia ... is I = 0.5 M R^2"."""
+    def norm(t: str) -> str:
+        return re.sub(r"\s+", "", mp.normalize(t))
+    c = norm(clause)
+    rhs = re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", clause.split("=", 1)[1] if "=" in clause else "")
+    symbolic = [w for w in re.findall(r"[A-Za-z]\w*", rhs) if mp.unit_word(w) is None]  # not "17 uF"
+    return len(c) >= 5 and bool(symbolic) and c in norm(question)
 
 
 def _two_values(checker: _Checker, said: str) -> re.Match | None:
