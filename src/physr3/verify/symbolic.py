@@ -152,6 +152,27 @@ What is checked, and the type of a failure:
   own letter ("I" for i_R) is read as the target in <concept> equations (`name_target`); a number with a
   unit taken from the answer options substituted into a formula is MC (`option_number`); numbers that
   read back as another formula than the one written, leaving out a quantity it needs, are CM.
+- Round six, from the third round of real solutions (benchmarks/data/real_solutions/round3_test.jsonl, tuning
+  data since its one held-out measurement in session 5); each rule in one sentence, details in the named
+  method: words that name a unit of the value's own kind ("n = 3.42 mol (number of moles)", "(in volts)")
+  are no other meaning (`meaning_words`); the problem's own words around a value (up to the next number,
+  the sentence's end or an "of") are its meaning (`problem_words`); a given's right value under its own
+  letter whose words cover a quantity to be found of its kind ("C2 = 17 uF (capacitance of the parallel
+  combination)") is MC (`computed_meant`); a value under a new letter whose words name another given by
+  more words, as written, than its own ("r = 56.7 cm (focal length of the object)") is MC (`outworded`);
+  a given's letter that already holds its own value, written again with another kind's value ("C = 87
+  kohm (resistor)" after "C = 9.7 uF"), is MC; a remark giving the same symbol another value ("gamma = 5/3
+  (gamma = 0.5)") is MC; values on the lines below a <given> step's own line are given statements of that
+  step (`given_continuations`); a lone-letter list label or a remark written twice after a value is no
+  factor (`drop_value_remark`); "words (more words) = value" reads the parenthesis as a remark; a unit with
+  its denominator written without parentheses ("J/mol*K") is also read grouped; a <find> step naming the
+  target in a unit of another kind ("(in Hz)" for a wavelength) or with a qualifier the question lacks
+  (final, minimum, maximum, average) is MC (`target_unit_failure`, `target_variant`), and one whose value
+  follows a given's symbol after "at"/"when"/... ("at t = 44 ms") states a condition, not the target's
+  value; a new symbol defined by a known quantity's right relation (`E_kinetic = m*v^2/2`) or renaming a
+  given (`L0 = L`), and a given clause written word for word in the question ("I = 0.5 M R^2"), are
+  checked steps. Tried and dropped (it made dev/test/level-1 verdicts worse): a step repeating the one
+  before it word for word as an error.
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
