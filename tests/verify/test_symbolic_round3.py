@@ -225,3 +225,15 @@ def test_the_problems_own_formula_restated_as_a_given_is_checked() -> None:
     assert v.error_step == 0, v.explanation
     v = edited_verdict(unchecked, "rolling_incline_time", {1: "I = 2 M R^2 (moment of inertia)"})
     assert v.error_step == 1, v.explanation
+
+
+def test_prose_naming_a_quantity_of_another_kind_is_no_claim_about_a_shared_word(verifier: SymbolicVerifier) -> None:
+    # r3-140 (a reworded ground truth): "the normal force on the incline is m*g*cos(theta)" is about a force,
+    # not the angle of the incline, although it shares "incline" with the angle's description
+    concept = ("Kinetic friction: the normal force on the incline is m*g*cos(theta), so the friction force is "
+               "mu*m*g*cos(theta), acting up the slope")
+    v = edited_verdict(verifier, "incline_friction_speed", {8: concept})
+    assert v.error_step == 0, v.explanation
+    # a claim about the angle itself is still checked
+    v = edited_verdict(verifier, "incline_friction_speed", {8: "Kinetic friction: the angle of the incline is m*g*mu"})
+    assert (v.error_step, v.error_type) == (8, "CM"), v.explanation

@@ -873,6 +873,9 @@ class _Checker:
             sym = self.described(phrase)
             if sym is None:
                 continue
+            noun = _kind_noun(phrase.lower())
+            if noun is not None and self.dims.get(sym) is not None and not mp.same_dim(noun[1], self.dims[sym]):
+                continue  # "the normal force on the incline is ...": a force, whatever word it shares with the angle
             rest = part[m.end():].strip()
             if not rest or not (rest[0].isdigit() or rest[0] in "(-√\\" or re.match(r"[A-Za-zα-ωΑ-Ω]\w*", rest)):
                 continue
