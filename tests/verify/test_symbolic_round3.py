@@ -237,3 +237,9 @@ def test_prose_naming_a_quantity_of_another_kind_is_no_claim_about_a_shared_word
     # a claim about the angle itself is still checked
     v = edited_verdict(verifier, "incline_friction_speed", {8: "Kinetic friction: the angle of the incline is m*g*mu"})
     assert (v.error_step, v.error_type) == (8, "CM"), v.explanation
+
+
+def test_a_value_stated_for_an_expression_of_givens_in_given_is_mc(verifier: SymbolicVerifier) -> None:
+    # r3-064: "M/M = 40 g/mol" among the givens: garbled data (MC by cause), not a wrong law
+    v = edited_verdict(verifier, "ideal_gas_pressure", {1: "n/n = 4.73 mol"})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation

@@ -567,9 +567,15 @@ class SymbolicVerifier:
         given), a wrong relation is CM wherever (also when it shows only as a wrong value whose numbers
         read back as a wrong equation), a wrong result of right numbers in a right relation is CE. A
         relation that does not hold written in <given> for a given of the problem (`L = L/L, the length of
-        the rail`) misstates that given: MC (a wrong relation for the unknown there stays CM)."""
+        the rail`) misstates that given: MC (a wrong relation for the unknown there stays CM), and so does a
+        relation among givens only (`M/M = 40 g/mol`)."""
         if tag == "given" and finding.info.get("check") == "equation" and \
                 finding.info.get("symbol") in checker.gt.givens:
+            finding.error_type, finding.numeric = "MC", False
+            return
+        names = {checker.names.get(v, v) for n in finding.nodes for v in mp.variables(n)}
+        if tag == "given" and finding.info.get("check") == "relation" and names and names <= set(checker.gt.givens):
+            # "M/M = 40 g/mol" among the givens: a value stated for an expression of givens only, garbled data (MC)
             finding.error_type, finding.numeric = "MC", False
             return
         if not finding.numeric:
