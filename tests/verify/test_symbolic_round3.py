@@ -243,3 +243,16 @@ def test_a_value_stated_for_an_expression_of_givens_in_given_is_mc(verifier: Sym
     # r3-064: "M/M = 40 g/mol" among the givens: garbled data (MC by cause), not a wrong law
     v = edited_verdict(verifier, "ideal_gas_pressure", {1: "n/n = 4.73 mol"})
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+
+
+def test_a_givens_letter_holding_another_kinds_value_with_that_givens_words_is_a_label(verifier: SymbolicVerifier) -> None:
+    # r3-081: "v = 25 deg (angle of the magnetic field)" lists the angle under the letter of the speed, stated
+    # later; the value and the words say it is theta
+    # (later steps still write v for the speed, so only the given steps are judged here)
+    v = edited_verdict(verifier, "proton_helix_pitch", {3: "v = 35 deg (angle of the magnetic field)",
+                                                        2: "u = 7.24e6 m/s (speed of the proton)"})
+    assert v.error_step not in (2, 3, 4, 5, 6), v.explanation
+    # words of another quantity (or none of the angle's) keep the letter's meaning: MC
+    v = edited_verdict(verifier, "proton_helix_pitch", {3: "v = 35 deg (speed of the proton)",
+                                                        2: "u = 7.24e6 m/s (speed of the proton)"})
+    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation

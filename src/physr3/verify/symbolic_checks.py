@@ -416,8 +416,12 @@ class _Checker:
                                f"({self.gt.descriptions.get(other, '')}), after stating {name} = "
                                f"{_with_unit(stated, unit)}: one symbol for two quantities.",
                                info={"check": "given_reassigned", "symbol": name})
+            # `v = 25 deg (angle of the magnetic field)`: a value of another kind than the letter's quantity,
+            # with words of the given it is the value of: the letter is only a label (values and words decide)
+            relabel = bool(other) and name not in self.own_stated and self.described_as(other, self.label) and \
+                not any(self.unit_kind_fits(name, n) for n in readings if mp.has_units(n))
             if other and (other not in self.stated or again) and (
-                    self.described(self.label) == other or loose or again):
+                    self.described(self.label) == other or loose or again or relabel):
                 # ... or `R = 906 km` for the height h with no words at all: the letter is only a label
                 if loose and self.described(self.label) != other:
                     self.loose_labels[name] = (other, self.step_index)
