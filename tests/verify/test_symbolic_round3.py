@@ -256,3 +256,16 @@ def test_a_givens_letter_holding_another_kinds_value_with_that_givens_words_is_a
     v = edited_verdict(verifier, "proton_helix_pitch", {3: "v = 35 deg (speed of the proton)",
                                                         2: "u = 7.24e6 m/s (speed of the proton)"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+
+
+@pytest.mark.parametrize("text,ok", [
+    ("cross-sectional area (A): the length of the rod is 3.8 cm^2 (a)", False),  # r3-145: an area called a length
+    ("cross-sectional area (A): the area of the rod is 3.8 cm^2 (a)", True),
+    ("3.8 cm^2: the length of the rod", False),  # a unit with an exponent is one value, not two numbers
+])
+def test_the_clause_that_says_what_a_value_is_names_its_kind(verifier: SymbolicVerifier, text: str, ok: bool) -> None:
+    v = edited_verdict(verifier, "thermal_stress_clamped_rod", {1: text})
+    if ok:
+        assert v.error_step == 0, v.explanation
+    else:
+        assert (v.error_step, v.error_type) == (1, "MC"), v.explanation

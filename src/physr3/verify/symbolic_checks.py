@@ -1044,7 +1044,7 @@ class _Checker:
         the number was read as the wrong quantity, MC. The noun is the first of `_KIND_NOUNS` in the
         words (longest phrase first), not one followed by a word that changes its kind ("energy per",
         "charge density", "time constant"); a noun the given's own description holds is never judged."""
-        plain = mp.normalize(_strip_tags(text))
+        plain = re.sub(r"\(\s*[a-z]\s*\)", " ", mp.normalize(_strip_tags(text)))  # list labels "(a)": no factor
         numbers = list(_LONE_NUMBER.finditer(plain))
         if len(numbers) != 1:
             return None
@@ -1058,7 +1058,10 @@ class _Checker:
             return None
         unit = re.match(r"\s*[A-Za-zμµΩ°][\w/*^·()μµΩ°]*", plain[numbers[0].end():])
         words = (plain[:start] + " " + plain[numbers[0].end() + (unit.end() if unit else 0):]).lower()
-        noun = _kind_noun(words)
+        # the clause that says what the value is comes first ("cross-sectional area (A): the length of the rod
+        # is 2.2 cm^2": the length), then all the words
+        claim = re.search(r"([^:;,()]*)\b(?:is|are|equals|=)\s*$", plain[:start])
+        noun = (_kind_noun(claim.group(1).lower()) if claim else None) or _kind_noun(words)
         if noun is None:
             return None
         phrase, dim = noun
@@ -1702,8 +1705,9 @@ _KIND_CHANGERS = frozenset("per density rate flux constant coefficient ratio fac
 # ... or before it ("rate of heat", "coefficient of expansion")
 _KIND_CHANGERS_BEFORE = re.compile(r"(?:rate|density|flux|coefficient|gradient|per|ratio|fraction|change)\s+(?:of\s+)?"
                                    r"(?:the\s+)?(?:unit\s+)?$")
-_LONE_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])|"
-                          r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=[A-Za-zμµΩ°])")
+# a number standing alone (not an exponent of a unit: the 2 of "cm^2" or "m/s^2")
+_LONE_NUMBER = re.compile(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])|"
+                          r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=[A-Za-zμµΩ°])")
 _TAG_LIKE = re.compile(r"</?\s*[A-Za-z_ ]+>?")
 
 
