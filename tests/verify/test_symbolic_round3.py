@@ -269,3 +269,13 @@ def test_the_clause_that_says_what_a_value_is_names_its_kind(verifier: SymbolicV
         assert v.error_step == 0, v.explanation
     else:
         assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+
+
+def test_each_clause_of_a_given_with_several_values_is_checked_for_its_kind(verifier: SymbolicVerifier) -> None:
+    # r3-023: "The first thin crust of mass M1 = 9.0 m^2 and thickness ΔE = 6.3 cm": the area called a mass
+    wrong = "The first layer of mass M1 = 2.4 m^2 and thickness d1 = 16 cm"
+    v = edited_verdict(verifier, "composite_wall_interface_temperature", {1: wrong})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    right = "The wall of area A = 2.4 m^2 and the first layer of thickness d1 = 16 cm"
+    v = edited_verdict(verifier, "composite_wall_interface_temperature", {1: right})
+    assert v.error_step == 0, v.explanation

@@ -498,6 +498,8 @@ class SymbolicVerifier:
         if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
             clauses = [drop_value_remark(c, checker.names) for c in clauses]
             finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
+            if finding is None and len(clauses) > 1:  # "... of mass M1 = 9.0 m^2 and thickness ...": each clause
+                finding = next((f for f in map(checker.misnamed_kind, clauses) if f is not None), None)
             garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
             if finding is None and not garbled:
                 garbled = _two_values(checker, said)  # "gamma = 5/3 (gamma = 0.5)"
