@@ -279,3 +279,11 @@ def test_each_clause_of_a_given_with_several_values_is_checked_for_its_kind(veri
     right = "The wall of area A = 2.4 m^2 and the first layer of thickness d1 = 16 cm"
     v = edited_verdict(verifier, "composite_wall_interface_temperature", {1: right})
     assert v.error_step == 0, v.explanation
+
+
+def test_numbered_names_holding_each_others_values_are_a_swap(verifier: SymbolicVerifier) -> None:
+    # r3-027: "m_ball1 = 2.44 kg, m_ball2 = 2.48 kg" with m1 = 2.48 kg and m2 = 2.44 kg
+    v = edited_verdict(verifier, "elastic_collision_head_on", {1: "m_ball1 = 2.20 kg", 3: "m_ball2 = 2.53 kg"})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+    v = edited_verdict(verifier, "elastic_collision_head_on", {1: "m_ball1 = 2.53 kg", 3: "m_ball2 = 2.20 kg"})
+    assert v.error_step == 0, v.explanation

@@ -467,6 +467,19 @@ class _Checker:
             return None
         return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
 
+    def index_swap(self, name: str, alias: str | None) -> str | None:
+        """The given a new name points at by its letter and index (`m_ball1` -> m1, `v_2` -> v2) when it
+        holds another given's value that differs from it only in the index (m2's): the values of two
+        numbered quantities were swapped (MC); else None. A name whose words say otherwise is not judged."""
+        m = re.fullmatch(r"([A-Za-z])[A-Za-z_]*?(\d+)", name)
+        if not m or alias is None or self.has_words(self.label):
+            return None
+        meant = m.group(1) + m.group(2)
+        am = re.fullmatch(r"([A-Za-z])(\d+)", alias)
+        if meant == alias or meant not in self.gt.givens or not am or am.group(1) != m.group(1):
+            return None
+        return meant
+
     def outworded(self, meant: str, alias: str) -> bool:
         """Whether the step's words name given `meant` by at least two content words and by more than they
         share with `alias`, the given whose value the step holds: "r = 56.7 cm (focal length of the object)"
@@ -770,6 +783,12 @@ class _Checker:
                         if mp.has_units(n) for d in kind[1]) and all(mp.has_units(n) for n in readings):
                     return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
                                    f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
+                swapped = self.index_swap(name, alias)
+                if swapped:  # `m_ball1 = 2.44 kg` where m1 = 2.48 kg and m2 = 2.44 kg: the indices mixed up
+                    return Finding(0, "fail", "MC", f"states {name} = {_raw[:40]}, the value of {alias} "
+                                   f"({self.gt.descriptions.get(alias, '')}); its index says {swapped} "
+                                   f"({self.gt.descriptions.get(swapped, '')}).", info={"check": "given_swap",
+                                                                                     "symbol": swapped})
                 if alias:
                     self.names[name] = alias
                     self.aliased.add(alias)
