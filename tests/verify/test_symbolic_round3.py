@@ -287,3 +287,16 @@ def test_numbered_names_holding_each_others_values_are_a_swap(verifier: Symbolic
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
     v = edited_verdict(verifier, "elastic_collision_head_on", {1: "m_ball1 = 2.53 kg", 3: "m_ball2 = 2.20 kg"})
     assert v.error_step == 0, v.explanation
+
+
+@pytest.mark.parametrize("text,ok", [
+    ("theta = 50 deg above the horizontal (in radians)", False),  # r3-098: degrees called radians
+    ("theta = 50 deg (in deg)", True),
+    ("theta = 50 deg (angle of the incline)", True),
+])
+def test_a_given_whose_unit_remark_names_another_unit_is_mc(verifier: SymbolicVerifier, text: str, ok: bool) -> None:
+    v = edited_verdict(verifier, "incline_friction_speed", {3: text.replace("50", "35")})
+    if ok:
+        assert v.error_step == 0, v.explanation
+    else:
+        assert (v.error_step, v.error_type) == (3, "MC"), v.explanation

@@ -500,6 +500,10 @@ class SymbolicVerifier:
             finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
             if finding is None and len(clauses) > 1:  # "... of mass M1 = 9.0 m^2 and thickness ...": each clause
                 finding = next((f for f in map(checker.misnamed_kind, clauses) if f is not None), None)
+            clash = _unit_remark_clash(said) if finding is None else None  # "40 deg above the horizontal (in radians)"
+            if clash is not None:
+                finding = Finding(0, "fail", "MC", f"states a value in one unit and calls it {clash.group(0)}: the "
+                                  f"value's unit is misread.", info={"check": "given_unit_remark"})
             garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
             if finding is None and not garbled:
                 garbled = _two_values(checker, said)  # "gamma = 5/3 (gamma = 0.5)"
@@ -854,6 +858,20 @@ def _in_question(clause: str, question: str) -> bool:
     rhs = re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", clause.split("=", 1)[1] if "=" in clause else "")
     symbolic = [w for w in re.findall(r"[A-Za-z]\w*", rhs) if mp.unit_word(w) is None]  # not "17 uF"
     return len(c) >= 5 and bool(symbolic) and c in norm(question)
+
+
+def _unit_remark_clash(said: str) -> re.Match | None:
+    """A given stating one value with a unit and, in a remark "(in UNIT)", another unit that pint reads
+    and that is not the one written ("40 deg above the horizontal (in radians)"): the value's unit is
+    misread (MC), the match; None otherwise (no unit written, or the same unit)."""
+    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+)\s*\)", said)
+    value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
+    if not remark or not value or value.start() > remark.start():
+        return None
+    written, asked = mp.pint_unit(value.group(1).replace("^", "**")), mp.pint_unit(remark.group(1).replace("^", "**"))
+    if written is None or asked is None or abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor):
+        return None
+    return remark
 
 
 def _two_values(checker: _Checker, said: str) -> re.Match | None:
