@@ -171,8 +171,16 @@ What is checked, and the type of a failure:
   follows a given's symbol after "at"/"when"/... ("at t = 44 ms") states a condition, not the target's
   value; a new symbol defined by a known quantity's right relation (`E_kinetic = m*v^2/2`) or renaming a
   given (`L0 = L`), and a given clause written word for word in the question ("I = 0.5 M R^2"), are
-  checked steps. Tried and dropped (it made dev/test/level-1 verdicts worse): a step repeating the one
-  before it word for word as an error.
+  checked steps; a given's letter holding another given's value of another kind, with that given's words
+  ("v = 25 deg (angle of the magnetic field)"), is a label; the kind check (`misnamed_kind`) reads the
+  clause that says what a value is ("the length of the rod is 2.2 cm^2") and each clause of a step with
+  several values, and a unit's exponent is no second number; a new numbered name without words holding
+  the value of the given with its letter and another index (`m_ball1` = m2's value) is a swap (MC); an
+  "(in UNIT)" remark naming another unit than the value's ("40 deg (in radians)") is MC; a failing
+  relation among givens only in <given> ("M/M = 40 g/mol") is MC; a prose claim whose words name a
+  quantity of another kind ("the normal force on the incline is ...") is no claim about a quantity it
+  shares a word with. Tried and dropped (each made a dev/test/level-1 verdict worse): a step repeating the
+  one before it word for word as an error; "SYMBOL (words) in UNIT: value" read as the symbol's statement.
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
