@@ -300,3 +300,10 @@ def test_a_given_whose_unit_remark_names_another_unit_is_mc(verifier: SymbolicVe
         assert v.error_step == 0, v.explanation
     else:
         assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+
+
+def test_find_giving_the_target_a_value_under_a_numbered_name_is_mc(verifier: SymbolicVerifier) -> None:
+    # r3-078: "Q1 = 1400 J (heat rejected)": the unknown named by its words, given the absorbed heat's value
+    v = edited_verdict(verifier, "carnot_engine_heat_rejected", {4: "Q1 = 1500 J (heat rejected)"})
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+    assert "as if it were given" in v.explanation

@@ -179,7 +179,8 @@ What is checked, and the type of a failure:
   "(in UNIT)" remark naming another unit than the value's ("40 deg (in radians)") is MC; a failing
   relation among givens only in <given> ("M/M = 40 g/mol") is MC; a prose claim whose words name a
   quantity of another kind ("the normal force on the incline is ...") is no claim about a quantity it
-  shares a word with. Tried and dropped (each made a dev/test/level-1 verdict worse): a step repeating the
+  shares a word with; a <find> step giving a numbered name a value, its remark naming the target ("Q1 =
+  1400 J (heat rejected)"), lists the unknown as given (MC). Tried and dropped (each made a dev/test/level-1 verdict worse): a step repeating the
   one before it word for word as an error; "SYMBOL (words) in UNIT: value" read as the symbol's statement.
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong

@@ -1160,7 +1160,8 @@ class _Checker:
         equation, checked as such, not a value; "... at t = 44 ms" (a given's symbol after at, when,
         after, for, with, of) is a condition on the target, not its value."""
         plain = mp.normalize(_strip_remarks(text))
-        m = _NAMED_VALUE.match(plain)
+        # a numbered name ("Q1 = 1400 J (heat rejected)") is a head too; digits are excluded from `_NAMED_VALUE`'s
+        m = _NAMED_VALUE.match(plain) or _NUMBERED_NAME_VALUE.match(plain)
         if not m:
             return None
         head = m.group("head").strip()
@@ -1170,6 +1171,8 @@ class _Checker:
                                          or t.lower() == target.lower() for t in tokens[-1:])
         words = [w for w in re.findall(r"[a-z]{4,}", self.gt.target_desc.lower()) if w not in mp.STOPWORDS]
         low = head.lower()
+        if _NUMBERED_NAME_VALUE.match(plain):  # its words are in its remark: "(heat rejected)"
+            low += " " + " ".join(re.findall(r"\(([^()]*)\)", text)).lower()
         by_words = bool(words) and sum(w in low for w in words) >= max(1, math.ceil(0.6 * len(words)))
         if not (by_symbol or by_words or self.described(head) == target):
             return None
@@ -1653,6 +1656,8 @@ _NAMED_VALUE = re.compile(r"^(?P<head>[^=:\d]*?[A-Za-zα-ωΑ-Ωμ][^=:\d]*?)\s*
                           r"(?:[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*=\s*)?"
                           r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
                           r"(?:\s*(?:1\s*/\s*)?[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?)\s*\.?\s*$")
+_NUMBERED_NAME_VALUE = re.compile(r"^\s*(?P<head>[A-Za-zα-ωΑ-Ω][A-Za-z_]*\d+[A-Za-z0-9_']*)\s*[=:]\s*"
+                                  r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*[A-Za-zμΩ°][\w/*^()]*)?)\s*$")
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
