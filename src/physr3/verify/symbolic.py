@@ -152,6 +152,36 @@ What is checked, and the type of a failure:
   own letter ("I" for i_R) is read as the target in <concept> equations (`name_target`); a number with a
   unit taken from the answer options substituted into a formula is MC (`option_number`); numbers that
   read back as another formula than the one written, leaving out a quantity it needs, are CM.
+- Round six, from the third round of real solutions (benchmarks/data/real_solutions/round3_test.jsonl, tuning
+  data since its one held-out measurement in session 5); each rule in one sentence, details in the named
+  method: words that name a unit of the value's own kind ("n = 3.42 mol (number of moles)", "(in volts)")
+  are no other meaning (`meaning_words`); the problem's own words around a value (up to the next number,
+  the sentence's end or an "of") are its meaning (`problem_words`); a given's right value under its own
+  letter whose words cover a quantity to be found of its kind ("C2 = 17 uF (capacitance of the parallel
+  combination)") is MC (`computed_meant`); a value under a new letter whose words name another given by
+  more words, as written, than its own ("r = 56.7 cm (focal length of the object)") is MC (`outworded`);
+  a given's letter that already holds its own value, written again with another kind's value ("C = 87
+  kohm (resistor)" after "C = 9.7 uF"), is MC; a remark giving the same symbol another value ("gamma = 5/3
+  (gamma = 0.5)") is MC; values on the lines below a <given> step's own line are given statements of that
+  step (`given_continuations`); a lone-letter list label or a remark written twice after a value is no
+  factor (`drop_value_remark`); "words (more words) = value" reads the parenthesis as a remark; a unit with
+  its denominator written without parentheses ("J/mol*K") is also read grouped; a <find> step naming the
+  target in a unit of another kind ("(in Hz)" for a wavelength) or with a qualifier the question lacks
+  (final, minimum, maximum, average) is MC (`target_unit_failure`, `target_variant`), and one whose value
+  follows a given's symbol after "at"/"when"/... ("at t = 44 ms") states a condition, not the target's
+  value; a new symbol defined by a known quantity's right relation (`E_kinetic = m*v^2/2`) or renaming a
+  given (`L0 = L`), and a given clause written word for word in the question ("I = 0.5 M R^2"), are
+  checked steps; a given's letter holding another given's value of another kind, with that given's words
+  ("v = 25 deg (angle of the magnetic field)"), is a label; the kind check (`misnamed_kind`) reads the
+  clause that says what a value is ("the length of the rod is 2.2 cm^2") and each clause of a step with
+  several values, and a unit's exponent is no second number; a new numbered name without words holding
+  the value of the given with its letter and another index (`m_ball1` = m2's value) is a swap (MC); an
+  "(in UNIT)" remark naming another unit than the value's ("40 deg (in radians)") is MC; a failing
+  relation among givens only in <given> ("M/M = 40 g/mol") is MC; a prose claim whose words name a
+  quantity of another kind ("the normal force on the incline is ...") is no claim about a quantity it
+  shares a word with; a <find> step giving a numbered name a value, its remark naming the target ("Q1 =
+  1400 J (heat rejected)"), lists the unknown as given (MC). Tried and dropped (each made a dev/test/level-1 verdict worse): a step repeating the
+  one before it word for word as an error; "SYMBOL (words) in UNIT: value" read as the symbol's statement.
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -334,6 +364,7 @@ class SymbolicVerifier:
     def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "",
                 options: Sequence[str] = ()) -> Verdict:
         steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
+        more = given_continuations(text, steps)
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         checker.option_digits = option_digits(options)
@@ -373,56 +404,13 @@ class SymbolicVerifier:
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             else:  # equations are checked wherever they are written, a <concept> step's included
-                # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
-                said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
-                if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
-                    said = _ANGLE_WORDS.sub(r"\1", said)
-                words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
-                word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
-                if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
-                    words_lhs = word_lhs
-                if words_lhs and checker.has_words(words_lhs.group(1)) and \
-                        not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
-                    said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
-                if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
-                    m = _WORDS_SYMBOL.match(said)
-                    if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
-                              or mp.canonical_name(m.group(2)) in checker.names):  # not "(hc)": h times c
-                        said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
-                clauses = split_clauses(said)[:MAX_CLAUSES]
-                checker.label = said if tag == "given" and len(clauses) <= 1 else ""
-                if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
-                    clauses = [drop_value_remark(c, checker.names) for c in clauses]
-                    finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
-                    garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
-                    if finding is None and garbled:
-                        finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
-                                          f"one quantity; the problem gives {checker.given_list()}.",
-                                          info={"check": "given_garbled"})
-                    if finding is not None:
-                        clauses = []
-                for clause in clauses:
-                    decided, checker.decided = checker.decided, False
-                    f = checker.check_clause(clause, tag)
-                    clause_decided, checker.decided = checker.decided, decided or checker.decided
-                    if f is not None:
-                        finding = f
-                        if f.status == "fail":
-                            break
-                    elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
-                            checker.unknown_names(clause):
-                        pending.append((i, clause, tag))  # checked once a later step defines its unknown
-                if not clauses and tag == "given" and finding is None:
-                    finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
-                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
-                    finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
-                if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
-                    for clause in checker.prose_relations(step.text) + checker.prose_word_relations(step.text):
-                        # "the length of the pipe is L/2"; "the charge is the voltage divided by the capacitance"
-                        f = checker.check_clause(clause, tag)
-                        if f is not None and f.status == "fail":
-                            finding = f
-                            break
+                # a <given> step that goes on over lines below its "Step k:" line ("Step 1: m1 = 22 kg" then
+                # "m2 (mass of the beam) = 38 kg"): each line is a given statement of that step, checked in turn
+                for part in [step] + [dataclasses.replace(step, text=t) for t in more.get(i, [])]:
+                    f = self._check_text(checker, part, tag, i, pending)
+                    finding = f if f is not None else finding
+                    if finding is not None and finding.status == "fail":
+                        break
             step_hits = set(checker.hits)
             if finding is None or finding.status != "fail":
                 step_hits |= self._elements(checker, step)
@@ -491,6 +479,76 @@ class SymbolicVerifier:
                                 "missing": missing},
                        unchecked_steps=[k for k in unchecked_numbers if k < blamed.step])
 
+    def _check_text(self, checker: _Checker, step: Any, tag: str | None, i: int,
+                    pending: list[tuple[int, str, str | None]]) -> Finding | None:
+        """The checks of one step's text (or of one continuation line of a <given> step), in order; the
+        first failure, else the last finding, else None."""
+        finding = None
+        # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
+        said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
+        if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
+            said = _ANGLE_WORDS.sub(r"\1", said)
+        if tag == "given":  # "emissivity (emissivity of the sphere) = 0.30": the remark moves after the value
+            said = _WORDS_REMARK_EQUAL.sub(r"\1 = \3 (\2)", said, count=1)
+        words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
+        word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
+        if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
+            words_lhs = word_lhs
+        if words_lhs and checker.has_words(words_lhs.group(1)) and \
+                not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
+            said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
+        if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
+            m = _WORDS_SYMBOL.match(said)
+            if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))
+                      or mp.canonical_name(m.group(2)) in checker.names):  # not "(hc)": h times c
+                said = f"{m.group(2)} = {m.group(3)} ({m.group(1)})"
+        clauses = split_clauses(said)[:MAX_CLAUSES]
+        checker.label = said if tag == "given" and len(clauses) <= 1 else ""
+        if tag == "given":  # "h = 6.63e-34 J*s (h)": a remark after a value, not a factor
+            clauses = [drop_value_remark(c, checker.names) for c in clauses]
+            finding = checker.misnamed_kind(step.text)  # "n = 5.89 mW (the total energy)"
+            if finding is None and len(clauses) > 1:  # "... of mass M1 = 9.0 m^2 and thickness ...": each clause
+                finding = next((f for f in map(checker.misnamed_kind, clauses) if f is not None), None)
+            clash = _unit_remark_clash(said) if finding is None else None  # "40 deg above the horizontal (in radians)"
+            if clash is not None:
+                finding = Finding(0, "fail", "MC", f"states a value in one unit and calls it {clash.group(0)}: the "
+                                  f"value's unit is misread.", info={"check": "given_unit_remark"})
+            garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
+            if finding is None and not garbled:
+                garbled = _two_values(checker, said)  # "gamma = 5/3 (gamma = 0.5)"
+            if finding is None and garbled:
+                finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
+                                  f"one quantity; the problem gives {checker.given_list()}.",
+                                  info={"check": "given_garbled"})
+            if finding is not None:
+                clauses = []
+        for clause in clauses:
+            if tag == "given" and "=" in clause and _in_question(clause, checker.question):
+                checker.decided = True  # "I = 0.5 M R^2": the problem's own formula, restated
+                continue
+            decided, checker.decided = checker.decided, False
+            f = checker.check_clause(clause, tag)
+            clause_decided, checker.decided = checker.decided, decided or checker.decided
+            if f is not None:
+                finding = f
+                if f.status == "fail":
+                    break
+            elif not clause_decided and tag != "given" and len(pending) < MAX_PENDING and \
+                    checker.unknown_names(clause):
+                pending.append((i, clause, tag))  # checked once a later step defines its unknown
+        if not clauses and tag == "given" and finding is None:
+            finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
+        if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+            finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
+        if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
+            for clause in checker.prose_relations(step.text) + checker.prose_word_relations(step.text):
+                # "the length of the pipe is L/2"; "the charge is the voltage divided by the capacitance"
+                f = checker.check_clause(clause, tag)
+                if f is not None and f.status == "fail":
+                    finding = f
+                    break
+        return finding
+
     @staticmethod
     def _resolve_pending(checker: _Checker, pending: list[tuple[int, str, str | None]],
                          checked: list[bool]) -> tuple[int, Finding] | None:
@@ -524,9 +582,15 @@ class SymbolicVerifier:
         given), a wrong relation is CM wherever (also when it shows only as a wrong value whose numbers
         read back as a wrong equation), a wrong result of right numbers in a right relation is CE. A
         relation that does not hold written in <given> for a given of the problem (`L = L/L, the length of
-        the rail`) misstates that given: MC (a wrong relation for the unknown there stays CM)."""
+        the rail`) misstates that given: MC (a wrong relation for the unknown there stays CM), and so does a
+        relation among givens only (`M/M = 40 g/mol`)."""
         if tag == "given" and finding.info.get("check") == "equation" and \
                 finding.info.get("symbol") in checker.gt.givens:
+            finding.error_type, finding.numeric = "MC", False
+            return
+        names = {checker.names.get(v, v) for n in finding.nodes for v in mp.variables(n)}
+        if tag == "given" and finding.info.get("check") == "relation" and names and names <= set(checker.gt.givens):
+            # "M/M = 40 g/mol" among the givens: a value stated for an expression of givens only, garbled data (MC)
             finding.error_type, finding.numeric = "MC", False
             return
         if not finding.numeric:
@@ -669,6 +733,9 @@ class SymbolicVerifier:
                                            or checker.described(s.text) == checker.gt.target)):
                 # the target named; a further <find> step that names a quantity the problem does not have
                 # ("L (length of the light string)") asks for something else: MC there
+                misread = checker.target_unit_failure(s.text) or checker.target_variant(s.text)  # "(in Hz)"
+                if misread is not None:
+                    return i, misread
                 for j, later in find_steps[k + 1:]:
                     invented = checker.invented_unknown(later.text)
                     if invented:
@@ -731,6 +798,9 @@ _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ�
 # its description (one clause, the value running to the end of the step)
 _WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[:=]\s*"
                            r"([-+]?\.?\d[^=;,]*?)\s*$")
+# a given "words (more words) = value ...": the words in parentheses are a remark on the name, not a symbol
+_WORDS_REMARK_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(([A-Za-z][A-Za-z '-]*\s[A-Za-z '-]+)\)\s*=\s*"
+                                 r"([-+.]?\d[^=;]*)$")
 _ANGLE_WORDS = re.compile(r"<\s*(?!/?\s*(?:" + "|".join(TAGS) + r")\b)([A-Za-z][A-Za-z '-]{1,60}?)\s*>")
 # a given whose left-hand side is words only ("acoustic power = 1e-12 W/m^2"): read as "words: value"
 _WORDS_EQUAL = re.compile(r"^\s*([A-Za-z][A-Za-z'-]+(?:\s+[A-Za-z'-]+)+)\s*=\s*(?=[-+.]?\d)")  # two words or more
@@ -781,6 +851,75 @@ def continued_steps(text: str, steps: Sequence[Any]) -> list[Any]:
             if lines:
                 step = dataclasses.replace(step, text=", ".join(lines))
         out.append(step)
+    return out
+
+
+_SAME_SYMBOL_AGAIN = re.compile(r"^\s*(?P<sym>[A-Za-zα-ωΑ-Ω][\w']*)\s*=\s*(?P<a>[^()=]+?)\s*\(\s*(?P=sym)\s*=\s*"
+                                r"(?P<b>[^()=]+?)\s*\)")
+
+
+def _in_question(clause: str, question: str) -> bool:
+    """Whether a given clause with a symbolic right-hand side is written word for word in the question
+    (spacing aside): "I = 0.5 M R^2" for a body "whose moment of inertia ... is I = 0.5 M R^2"."""
+    def norm(t: str) -> str:
+        return re.sub(r"\s+", "", mp.normalize(t))
+    c = norm(clause)
+    rhs = re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", clause.split("=", 1)[1] if "=" in clause else "")
+    symbolic = [w for w in re.findall(r"[A-Za-z]\w*", rhs) if mp.unit_word(w) is None]  # not "17 uF"
+    return len(c) >= 5 and bool(symbolic) and c in norm(question)
+
+
+def _unit_remark_clash(said: str) -> re.Match | None:
+    """A given stating one value with a unit and, in a remark "(in UNIT)", another unit that pint reads
+    and that is not the one written ("40 deg above the horizontal (in radians)"): the value's unit is
+    misread (MC), the match; None otherwise (no unit written, or the same unit)."""
+    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+)\s*\)", said)
+    value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
+    if not remark or not value or value.start() > remark.start():
+        return None
+    written, asked = mp.pint_unit(value.group(1).replace("^", "**")), mp.pint_unit(remark.group(1).replace("^", "**"))
+    if written is None or asked is None or abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor):
+        return None
+    return remark
+
+
+def _two_values(checker: _Checker, said: str) -> re.Match | None:
+    """A given whose remark gives its own symbol another value ("gamma = 5/3 (gamma = 0.5)"): two values
+    for one quantity, the match; None when the remark repeats the value (in another form: "(gamma =
+    1.667)") or either side cannot be evaluated."""
+    m = _SAME_SYMBOL_AGAIN.match(said)
+    if not m:
+        return None
+    a = [v for n in checker.readings(m.group("a"), "rhs") if not mp.variables(n) for v in checker.values(n)]
+    b = [v for n in checker.readings(m.group("b"), "rhs") if not mp.variables(n) for v in checker.values(n)]
+    if not a or not b or any(checker.close(x, y, 0.02) for x in a for y in b):
+        return None
+    return m
+
+
+def given_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[str]]:
+    """The lines below a <given> step's own "Step k:" line that go on stating values ("Step 1: m1 = 22 kg"
+    then "m2 (mass of the beam) = 38 kg" on the next line), up to a blank line, a tag or the next step,
+    by step index: they are given statements of that step (a small model lists several givens under one
+    number), checked like it. Lines without a digit (prose) are not read; a step whose content is all
+    below its marker is `continued_steps`' case."""
+    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
+    if len(matches) != len(steps):
+        return {}
+    out: dict[int, list[str]] = {}
+    for k, (step, m) in enumerate(zip(steps, matches)):
+        if step.tag != "given" or not step.text.strip():
+            continue
+        end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
+        lines = []
+        for line in text[m.end():end].splitlines()[1:]:
+            if _TAG_MARK.search(line) or not line.strip():
+                break
+            line = re.sub(r"^\s*(?:[-*>•]\s*)+", "", line).strip()  # list bullets
+            if re.search(r"\d", line):
+                lines.append(line)
+        if lines:
+            out[k] = lines[:MAX_CLAUSES]
     return out
 
 

@@ -95,7 +95,9 @@ class _Checker:
         # what the clauses checked since the caller last cleared it established (the completeness rule):
         # given, equation, value, target_value
         self.hits: set[str] = set()
+        self.question = question
         self.question_numbers = _numbers_in(question)
+        self.question_spans = _number_spans(question)
         self.names: dict[str, str] = dict(gt.names)
         self.env: list[dict[str, float]] = [dict(inst) for inst in gt.instances]
         self.numeric_only: set[str] = set()  # defined from a numeric value: known at the true instance only
@@ -121,6 +123,7 @@ class _Checker:
         # writing that given's letter with the first letter's value shows a swap (blamed on the first)
         self.loose_labels: dict[str, tuple[str, int]] = {}
         self.letter = ""  # the letter the given clause being checked was written with
+        self.own_stated: set[str] = set()  # givens stated with their own letter and their own value
         self.letter_for: dict[str, str] = {}  # a letter written with another given's value -> that given
         # case variants of the target's symbol the solution named it by in its <find> step ("I, the current"
         # for i_R): read as the target everywhere after, <concept> steps included
@@ -277,9 +280,14 @@ class _Checker:
             self.numeric_only.add(name)
         else:
             self.numeric_only.discard(name)
-            for s in self.gt.equations:  # alias: the solution's name for a known quantity
+            # alias: its name for a known quantity (a given only by a plain renaming, `L0 = L`: `I = V*R/R` is
+            # no name for V but a wrong relation for the current)
+            renamed = [node[1]] if node[0] == "var" and node[1] in self.gt.givens else []
+            for s in list(self.gt.equations) + renamed:
                 if all(s in env and name in env and self.close(env[name], env[s], 1e-6) for env in self.env):
                     self.names[name] = s
+                    # `E_kinetic = m*v^2/2` for K, `L0 = L`: a right relation under the solution's own name, checked
+                    self.decided = True
                     break
 
     # -- one clause
@@ -363,12 +371,24 @@ class _Checker:
         stated, unit = float(g["value"]), g.get("unit", "")
         factor = self.gt.factors.get(name, 1.0)
         for raw, readings in segs:
+            # "8.314 J/mol*K": the denominator written without its parentheses is also read as J/(mol*K)
+            grouped = _UNGROUPED_DENOMINATOR.sub(r"/(\1*\2)", raw)
+            if grouped != raw:
+                readings = list(readings) + [n for n in self.readings(grouped, "rhs") if not mp.variables(n)]
             if self.given_ok(name, readings, stated, factor):
                 foreign = self.foreign_words(name, self.label)
                 if foreign:  # "h = 6.63e-34 J*s (wavevector of the photon)": the right number, another meaning
                     return Finding(0, "fail", "MC", f"states {name} = {_with_unit(stated, unit)} as the "
                                    f"{foreign}; in the problem it is the {self.gt.descriptions.get(name, name)}.",
                                    info={"check": "given_meaning", "symbol": name})
+                computed = self.computed_meant(name)
+                if computed:  # "C2 = 17 uF (capacitance of the parallel combination)": C2's number, C23's words
+                    return Finding(0, "fail", "MC", f"states {name} = {_with_unit(stated, unit)} as the "
+                                   f"{self.gt.descriptions.get(computed, computed)}, a quantity to be found ({computed}); "
+                                   f"{_with_unit(stated, unit)} is the {self.gt.descriptions.get(name, name)}.",
+                                   info={"check": "given_meaning", "symbol": name})
+                if self.letter == name:
+                    self.own_stated.add(name)
                 self.hits.add("given")
                 self.decided = True
                 continue
@@ -388,8 +408,20 @@ class _Checker:
                                                                          "step_index": swapped[1]})
             loose = other and not self.has_words(self.label) and all(self.unit_kind_fits(name, n) for n in readings)
             again = bool(other) and self.letter_for.get(self.letter) == other  # `n = 47 protons` said twice
+            if other and name in self.own_stated and self.letter == name and not mp.same_dim(
+                    self.dims.get(name) or (), self.dims.get(other) or ()):
+                # `C = 87 kohm (resistor)` after `C = 9.7 uF`: the letter already holds its own value, so it
+                # is no label here; one symbol for two quantities of different kinds mixes them up (MC)
+                return Finding(0, "fail", "MC", f"writes {name} = {segs[0][0][:40]}, the value of {other} "
+                               f"({self.gt.descriptions.get(other, '')}), after stating {name} = "
+                               f"{_with_unit(stated, unit)}: one symbol for two quantities.",
+                               info={"check": "given_reassigned", "symbol": name})
+            # `v = 25 deg (angle of the magnetic field)`: a value of another kind than the letter's quantity,
+            # with words of the given it is the value of: the letter is only a label (values and words decide)
+            relabel = bool(other) and name not in self.own_stated and self.described_as(other, self.label) and \
+                not any(self.unit_kind_fits(name, n) for n in readings if mp.has_units(n))
             if other and (other not in self.stated or again) and (
-                    self.described(self.label) == other or loose or again):
+                    self.described(self.label) == other or loose or again or relabel):
                 # ... or `R = 906 km` for the height h with no words at all: the letter is only a label
                 if loose and self.described(self.label) != other:
                     self.loose_labels[name] = (other, self.step_index)
@@ -424,16 +456,82 @@ class _Checker:
                  and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
         if words and words[0].lower() in _REMARK_OPENERS:
             return None  # "(we use the usual value)": a remark on the value, not what it is
+        # words that name a unit of the quantity's own kind ("number of moles" for 3.42 mol, "(in volts)")
+        # say what it is measured in, not what it is: dropped, with a "number"/"amount" before them; other
+        # words stay judged ("constant term in Kelvin" for the temperature rise is still another meaning)
+        own = [i for i, w in enumerate(words) if _names_unit_of(w, self.dims.get(name))]
+        drop = set(own) | {i - 1 for i in own if i > 0 and words[i - 1].lower() in ("number", "amount")}
+        words = [w for i, w in enumerate(words) if i not in drop]
         mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
         if not mine:
             return None
         return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
 
+    def index_swap(self, name: str, alias: str | None) -> str | None:
+        """The given a new name points at by its letter and index (`m_ball1` -> m1, `v_2` -> v2) when it
+        holds another given's value that differs from it only in the index (m2's): the values of two
+        numbered quantities were swapped (MC); else None. A name whose words say otherwise is not judged."""
+        m = re.fullmatch(r"([A-Za-z])[A-Za-z_]*?(\d+)", name)
+        if not m or alias is None or self.has_words(self.label):
+            return None
+        meant = m.group(1) + m.group(2)
+        am = re.fullmatch(r"([A-Za-z])(\d+)", alias)
+        if meant == alias or meant not in self.gt.givens or not am or am.group(1) != m.group(1):
+            return None
+        return meant
+
+    def outworded(self, meant: str, alias: str) -> bool:
+        """Whether the step's words name given `meant` by at least two content words and by more than they
+        share with `alias`, the given whose value the step holds: "r = 56.7 cm (focal length of the object)"
+        is the focal length (two words as written) with the object distance's number (one, "object"), a right
+        number attached to the wrong quantity; "thick wall" (one word each) stays the thickness."""
+        words = _stems(_strip_numbers(self.label)) - _DESC_GENERIC  # the words as written: no synonyms here
+
+        def shared(s: str) -> int:
+            return len(words & (_stems(self.gt.descriptions.get(s, "")) - _DESC_GENERIC))
+
+        return shared(meant) >= 2 and shared(meant) > shared(alias)
+
+    def computed_meant(self, name: str) -> str | None:
+        """The quantity to be found that the words of a given's right value describe, when they describe
+        one of the same kind (`described`, the unique best cover, and at least 3/4 of its description's
+        content words) and it is not the given: a right number attached to the wrong quantity ("C2 = 17 uF
+        (capacitance of the parallel combination)": C2's value, the words of the combination C23). Only for
+        a given written with its own letter; words of another kind ("t = 62 ms (the current at time t)")
+        only say when or where, and a loose cover ("frequency of the direct sound" for the source's
+        frequency) is no claim."""
+        if not self.label or self.letter != name:
+            return None
+        meant = self.described(self.label)
+        if meant is None or meant == name or meant in self.gt.givens or meant not in self.gt.units:
+            return None
+        mine, theirs = self.dims.get(name), self.dims.get(meant)
+        if mine is None or theirs is None or not mp.same_dim(mine, theirs):
+            return None
+        d = _stems(self.gt.descriptions.get(meant, "")) - _DESC_GENERIC
+        words = _stems(_strip_numbers(self.label)) - _DESC_GENERIC
+        return meant if d and len(d & words) / len(d) >= 0.75 else None
+
     def foreign_words(self, name: str, label: str) -> str | None:
         """The words a right value is described by when they share none with what it means in the problem
-        (`h = 6.63e-34 J*s (wavevector of the photon)`), else None."""
+        (`h = 6.63e-34 J*s (wavevector of the photon)`), else None; never the problem's own words around
+        that value (`problem_words`)."""
         said = self.meaning_words(name, label)
-        return said[0] if said and not said[1] else None
+        if not said or said[1] or self.problem_words(name, said[0]):
+            return None
+        return said[0]
+
+    def problem_words(self, name: str, words: str) -> bool:
+        """Whether every content word of `words` is written in the question next to given `name`'s value
+        (between the number before it and the number after it): "factor by which the volume is reduced"
+        for "its volume is reduced by a factor of 4.6", "perpendicular to the velocity" for "a field of 1.3
+        T perpendicular to its velocity". The problem's own wording of a value is never another meaning."""
+        g = self.gt.givens.get(name)
+        mine = _stems(_strip_numbers(words)) - _DESC_GENERIC - _GENERIC_STEMS
+        if g is None or not mine:
+            return False
+        value = float(g["value"])
+        return any(self.close(v, value, 1e-9) and mine <= span for v, span in self.question_spans)
 
     def described_as(self, name: str, label: str) -> bool:
         """Whether `label` describes quantity `name` in words of its own (`m = 4 g/mol (molar mass)`)."""
@@ -672,7 +770,8 @@ class _Checker:
                 alias = self.alias_given(readings)
                 meant = self.described(self.label)
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
-                        not (alias and self.described_as(alias, self.label)):  # "L1 = 4.2 cm (thick wall)"
+                        not (alias and self.described_as(alias, self.label)
+                             and not self.outworded(meant, alias)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
                 if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant):
                     return self.described_unknown(meant, _raw)
@@ -684,6 +783,12 @@ class _Checker:
                         if mp.has_units(n) for d in kind[1]) and all(mp.has_units(n) for n in readings):
                     return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
                                    f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
+                swapped = self.index_swap(name, alias)
+                if swapped:  # `m_ball1 = 2.44 kg` where m1 = 2.48 kg and m2 = 2.44 kg: the indices mixed up
+                    return Finding(0, "fail", "MC", f"states {name} = {_raw[:40]}, the value of {alias} "
+                                   f"({self.gt.descriptions.get(alias, '')}); its index says {swapped} "
+                                   f"({self.gt.descriptions.get(swapped, '')}).", info={"check": "given_swap",
+                                                                                     "symbol": swapped})
                 if alias:
                     self.names[name] = alias
                     self.aliased.add(alias)
@@ -791,6 +896,9 @@ class _Checker:
             sym = self.described(phrase)
             if sym is None:
                 continue
+            noun = _kind_noun(phrase.lower())
+            if noun is not None and self.dims.get(sym) is not None and not mp.same_dim(noun[1], self.dims[sym]):
+                continue  # "the normal force on the incline is ...": a force, whatever word it shares with the angle
             rest = part[m.end():].strip()
             if not rest or not (rest[0].isdigit() or rest[0] in "(-√\\" or re.match(r"[A-Za-zα-ωΑ-Ω]\w*", rest)):
                 continue
@@ -955,7 +1063,7 @@ class _Checker:
         the number was read as the wrong quantity, MC. The noun is the first of `_KIND_NOUNS` in the
         words (longest phrase first), not one followed by a word that changes its kind ("energy per",
         "charge density", "time constant"); a noun the given's own description holds is never judged."""
-        plain = mp.normalize(_strip_tags(text))
+        plain = re.sub(r"\(\s*[a-z]\s*\)", " ", mp.normalize(_strip_tags(text)))  # list labels "(a)": no factor
         numbers = list(_LONE_NUMBER.finditer(plain))
         if len(numbers) != 1:
             return None
@@ -969,12 +1077,16 @@ class _Checker:
             return None
         unit = re.match(r"\s*[A-Za-zμµΩ°][\w/*^·()μµΩ°]*", plain[numbers[0].end():])
         words = (plain[:start] + " " + plain[numbers[0].end() + (unit.end() if unit else 0):]).lower()
-        noun = _kind_noun(words)
+        # the clause that says what the value is comes first ("cross-sectional area (A): the length of the rod
+        # is 2.2 cm^2": the length), then all the words
+        claim = re.search(r"([^:;,()]*)\b(?:is|are|equals|=)\s*$", plain[:start])
+        noun = (_kind_noun(claim.group(1).lower()) if claim else None) or _kind_noun(words)
         if noun is None:
             return None
         phrase, dim = noun
-        if mp.same_dim(dim, got) or any(phrase in self.gt.descriptions.get(s, "").lower() for s in fits):
-            return None
+        if mp.same_dim(dim, got) or any(phrase in self.gt.descriptions.get(s, "").lower()
+                                        or self.problem_words(s, phrase) for s in fits):
+            return None  # ... or the problem's own words around it ("a field of 1.3 T perpendicular to its velocity")
         s = fits[0]
         said = plain[start:numbers[0].end() + (unit.end() if unit else 0)].strip()
         article = "an" if phrase[0] in "aeiou" else "a"
@@ -1045,9 +1157,11 @@ class _Checker:
         "The period: T = 0.718 m/s", "p = 121 W"): the unknown listed as if it were given (MC, whatever
         the number; the rubric's error). The target is named by its symbol (any case), by its
         description, or by most of its description's content words; `target = <expression>` is an
-        equation, checked as such, not a value."""
+        equation, checked as such, not a value; "... at t = 44 ms" (a given's symbol after at, when,
+        after, for, with, of) is a condition on the target, not its value."""
         plain = mp.normalize(_strip_remarks(text))
-        m = _NAMED_VALUE.match(plain)
+        # a numbered name ("Q1 = 1400 J (heat rejected)") is a head too; digits are excluded from `_NAMED_VALUE`'s
+        m = _NAMED_VALUE.match(plain) or _NUMBERED_NAME_VALUE.match(plain)
         if not m:
             return None
         head = m.group("head").strip()
@@ -1057,9 +1171,15 @@ class _Checker:
                                          or t.lower() == target.lower() for t in tokens[-1:])
         words = [w for w in re.findall(r"[a-z]{4,}", self.gt.target_desc.lower()) if w not in mp.STOPWORDS]
         low = head.lower()
+        if _NUMBERED_NAME_VALUE.match(plain):  # its words are in its remark: "(heat rejected)"
+            low += " " + " ".join(re.findall(r"\(([^()]*)\)", text)).lower()
         by_words = bool(words) and sum(w in low for w in words) >= max(1, math.ceil(0.6 * len(words)))
         if not (by_symbol or by_words or self.described(head) == target):
             return None
+        last = tokens[-1] if tokens else ""
+        if last and self.names.get(mp.canonical_name(last)) in self.gt.givens and \
+                re.search(r"\b(?:at|when|after|for|with|of)\s+" + re.escape(last) + r"\s*$", head):
+            return None  # "E, the energy stored at t = 44 ms": a given's value says when, not the target's value
         value = m.group("value").strip()
         return Finding(0, "fail", "MC", f"lists {target}, the quantity asked for, with a value ({value[:40]}) as if "
                        f"it were given.", info={"check": "target", "found": target})
@@ -1390,6 +1510,37 @@ class _Checker:
                                       info={"check": "target"})
         return False, None
 
+    def target_unit_failure(self, text: str) -> Finding | None:
+        """A <find> step that names the target but asks for it in a unit of another kind ("the de Broglie
+        wavelength (in Hz)", "the tension in the string (in m)"): the target is misread (MC), although
+        its name is right. Only an "(in UNIT)" remark that pint reads is judged."""
+        gt = self.gt
+        want = gt.dims.get(gt.target)
+        if want is None:
+            return None
+        for m in re.finditer(r"\(\s*in ([^()]+)\)", text):
+            if m.group(1).strip() in _PREFIX_LETTERS:  # "(in u)": a unit cut off after its prefix, not amu
+                continue
+            info = mp.pint_unit(mp.normalize(m.group(1)).strip().replace("^", "**"))
+            if info is not None and not mp.same_dim(info.dim, want):
+                return Finding(0, "fail", "MC", f"asks for {gt.target} ({gt.target_desc}) in {m.group(1).strip()}, a "
+                               f"unit of another kind than {gt.units.get(gt.target) or 'a pure number'}.",
+                               info={"check": "target_unit", "found": gt.target})
+        return None
+
+    def target_variant(self, text: str) -> Finding | None:
+        """A <find> step that names the target with a qualifier the question does not have ("L' (final
+        length)" when the increase in length is asked for, "the minimum height of the image" for its
+        height): another quantity of the same name is sought (MC). Only `_VARIANT_WORDS`, absent from the
+        question and from the target's description, are judged."""
+        said = set(re.findall(r"[a-z]+", _strip_numbers(text).lower())) & _VARIANT_WORDS
+        asked = set(re.findall(r"[a-z]+", (self.question + " " + self.gt.target_desc).lower()))
+        extra = sorted(said - asked)
+        if not extra:
+            return None
+        return Finding(0, "fail", "MC", f"asks for a {extra[0]} value, a qualifier the question does not have; the "
+                       f"question asks for {self.gt.target}, {self.gt.target_desc}.", info={"check": "target_variant"})
+
     def invented_unknown(self, text: str) -> Finding | None:
         """A <find> line "NAME (words)" or "NAME: words" whose name is no symbol of the problem and whose
         words describe none of its quantities: an unknown the problem does not have."""
@@ -1505,6 +1656,8 @@ _NAMED_VALUE = re.compile(r"^(?P<head>[^=:\d]*?[A-Za-zα-ωΑ-Ωμ][^=:\d]*?)\s*
                           r"(?:[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*=\s*)?"
                           r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:\s*(?:[eE][-+]?\d+|[x×*]\s*10\^\(?[-+]?\d+\)?))?"
                           r"(?:\s*(?:1\s*/\s*)?[A-Za-zμΩ°%][A-Za-z0-9μΩ°/*^()\s-]{0,20}?)?)\s*\.?\s*$")
+_NUMBERED_NAME_VALUE = re.compile(r"^\s*(?P<head>[A-Za-zα-ωΑ-Ω][A-Za-z_]*\d+[A-Za-z0-9_']*)\s*[=:]\s*"
+                                  r"(?P<value>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*[A-Za-zμΩ°][\w/*^()]*)?)\s*$")
 _LAST_NAME = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*(?=\s*$)")
 _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
@@ -1576,8 +1729,9 @@ _KIND_CHANGERS = frozenset("per density rate flux constant coefficient ratio fac
 # ... or before it ("rate of heat", "coefficient of expansion")
 _KIND_CHANGERS_BEFORE = re.compile(r"(?:rate|density|flux|coefficient|gradient|per|ratio|fraction|change)\s+(?:of\s+)?"
                                    r"(?:the\s+)?(?:unit\s+)?$")
-_LONE_NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])|"
-                          r"(?<![\w.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=[A-Za-zμµΩ°])")
+# a number standing alone (not an exponent of a unit: the 2 of "cm^2" or "m/s^2")
+_LONE_NUMBER = re.compile(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])|"
+                          r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=[A-Za-zμµΩ°])")
 _TAG_LIKE = re.compile(r"</?\s*[A-Za-z_ ]+>?")
 
 
@@ -1588,7 +1742,18 @@ _STATED_VALUE = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?:\s*[A-Z
 def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
     """A given `x = <value> [unit] (<group>)` whose group is the problem's symbols ("h = 6.63e-34 J*s (h)",
     "(h/c)": `names`) or the value again ("T1 = 284 K (284 K)"): the group is a remark on the value, not a
-    factor of it. A group of units ("1.6e-27 kg (J/s)") stays: a second unit is part of what is stated."""
+    factor of it. A group of units ("1.6e-27 kg (J/s)") stays: a second unit is part of what is stated.
+    Also a lone lower-case letter, a list label ("d1 = 13.1 cm (s)", "352 K (b)"), several such groups,
+    and one group written twice ("v = 20 V (emf) (emf)")."""
+    clause = re.sub(r"(\([^()]*\))\s*\1\s*$", r"\1", clause)  # the same group twice: once
+    while True:
+        kept = _drop_one_remark(clause, names)
+        if kept == clause:
+            return clause
+        clause = kept
+
+
+def _drop_one_remark(clause: str, names: Sequence[str]) -> str:
     m = _TRAILING_GROUP.search(clause)
     if not m or "=" not in clause[:m.start()]:
         return clause
@@ -1599,9 +1764,29 @@ def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
     number = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)", value)
     symbols = re.findall(r"[A-Za-zα-ωΑ-Ω_]\w*", inner)
     if (re.fullmatch(r"[A-Za-zα-ωΑ-Ω_][\w/*^ α-ωΑ-Ω]*", inner) and all(mp.canonical_name(w) in names for w in symbols)) \
-            or (number and inner.startswith(number.group(0))):
+            or (number and inner.startswith(number.group(0))) or re.fullmatch(r"[a-z]", inner):
         return clause[:m.start()]
     return clause
+
+
+# qualifiers that make another quantity of the same name ("initial" is not one: a constant acceleration's
+# initial value is the value asked for, and labels accept it)
+_UNGROUPED_DENOMINATOR = re.compile(r"/\s*([A-Za-zμΩ]+)\s*\*\s*([A-Za-zμΩ]+(?:\^\d+)?)")
+_VARIANT_WORDS = frozenset({"minimum", "maximum", "final", "average"})
+_PREFIX_LETTERS = frozenset({"u", "μ", "µ", "n", "p", "k", "M", "G"})
+
+
+def _names_unit_of(word: str, dim: mp.Dim | None) -> bool:
+    """Whether a written word ("moles", "volts", "kelvin") names a unit of dimension `dim` (not a pure
+    number: "radians" or "percent" say nothing of a dimensionless quantity's meaning)."""
+    if dim is None or not any(dim):
+        return False
+    word = "mol" if word.lower() in ("mole", "moles") else word  # the one unit name unit_word does not spell out
+    for w in (word, word[:-1] if word.endswith("s") else ""):
+        info = mp.unit_word(w) if w else None
+        if info is not None and mp.same_dim(info.dim, dim):
+            return True
+    return False
 
 
 def _strip_tags(text: str) -> str:
@@ -1647,6 +1832,25 @@ def option_digits(options: Sequence[str]) -> set[str]:
 def _strip_numbers(text: str) -> str:
     """Prose of a step: numbers, maths symbols and unit-like tokens dropped (short words are not stems)."""
     return re.sub(r"[-+]?\d[\d.,]*(?:[eE][-+]?\d+)?|[=*/^()_\\{}]", " ", text)
+
+
+def _number_spans(text: str) -> list[tuple[float, set[str]]]:
+    """Each number written in a text (the question) with the word stems around it: from the number before
+    it, and after it up to the next number, the end of the sentence or an "of" (which starts the next
+    value's words: "a 140 g metal block of specific heat 869 J/(kg*K)" gives 140 g "metal block" only;
+    "until its volume is reduced by a factor of 4.6. It is then ..." gives 4.6 volume, reduc, facto)."""
+    plain = mp.normalize(text or "")
+    found = [(m.start(), m.end(), m.group(0)) for m in re.finditer(r"(?<![\w.^])\d+(?:\.\d*)?(?:e[-+]?\d+)?", plain)]
+    out = []
+    for k, (start, end, tok) in enumerate(found):
+        before = plain[found[k - 1][1]:start] if k else plain[:start]
+        after = plain[end:found[k + 1][0]] if k + 1 < len(found) else plain[end:]
+        after = re.split(r"\bof\b|\.(?:\s|$)", after, maxsplit=1)[0]
+        try:
+            out.append((float(tok), _stems(before + " " + after)))
+        except ValueError:
+            continue
+    return out
 
 
 def _numbers_in(text: str) -> tuple[set[float], set[tuple[float, mp.Dim | None]]]:
