@@ -12,6 +12,13 @@ reached, score the raw replies exactly as the HTTP path (`verifier.kind=llm`) wo
     .venv/bin/python benchmarks/verifier.py --judge-prompts prompts.jsonl   # {"id", "n_steps", "messages"}; no labels
     .venv/bin/python benchmarks/verifier.py --judge-replies replies.jsonl --judge-name gpt-x --save-verdicts v.jsonl
 
+The replies of the judge measured so far (a Claude agent answering the paper's prompt by reading alone, standing in
+for GPT-4o; see the data folder's README) are kept, so its figures are reproducible:
+
+    .venv/bin/python benchmarks/verifier.py --judge-replies benchmarks/data/real_solutions/judge/round4_replies.jsonl
+    .venv/bin/python benchmarks/verifier.py --real benchmarks/data/real_solutions/round3_test.jsonl \
+        --judge-replies benchmarks/data/real_solutions/judge/round3_replies.jsonl
+
 Problems: the test split of `generate_problems` restricted to held-out families (every `--holdout-every`-th
 family by sorted name, offset by `--holdout-offset`; the verifier has no per-family code, so "held out"
 means these families were not the ones looked at while writing it). Each problem becomes one line of
@@ -29,14 +36,14 @@ its first step and type). Printed, all from this one run:
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets set when the verifier was built: step >= 95%, type >= 90%, ground truth passed >= 99%.
 
-The real set (`--real`, default `benchmarks/data/real_solutions/round3_test.jsonl`, the HELD-OUT part: 165 real
-solutions of the CPU study's refine-trained model on new problems of all 76 families, plus 16 reworded ground
-truths; no verifier change was tuned on them. `dev.jsonl`, `test.jsonl` and `level1_test.jsonl` are tuning data
-(each had its one held-out measurement): pass one of them while changing the verifier, or `--real ""` for the
-injected set only, so the held-out part is measured once, after the last change; skipped with a message when
-the file is absent):
+The real set (`--real`, default `benchmarks/data/real_solutions/round4_test.jsonl`, the newest round: 158 real
+solutions of the demo's Stage 1 model on new problems of all 76 families, plus 16 reworded ground truths; it had
+its one held-out measurement in session 6, after the last verifier change). `dev.jsonl`, `test.jsonl`,
+`level1_test.jsonl` and `round3_test.jsonl` are tuning data (each had its one held-out measurement): pass one of
+them while changing the verifier, or `--real ""` for the injected set only; a verifier change needs a new
+labelled round to be measured honestly (skipped with a message when the file is absent):
 `physr3 verify` input lines with `label_error_step` (1-based, 0 = no error) and
-`label_error_type` (MC | CM | CE | none) from human annotators. Printed: first-error step exact and within
+`label_error_type` (MC | CM | CE | none) from two independent annotators (see the data folder's README). Printed: first-error step exact and within
 one step, error type, Cohen's kappa of the type with "none" as a class (`sklearn.metrics.cohen_kappa_score`),
 the mean reward e/(n+1) by the verifier against the same reward computed from the labels (the inflation when
 the verifier finds errors late), the confusion matrix, where the verifier's step lies against the label's
@@ -64,7 +71,7 @@ from pathlib import Path
 from physr3.config import VerifierConfig
 from physr3.errors import UserError
 
-DEFAULT_REAL = "benchmarks/data/real_solutions/round3_test.jsonl"
+DEFAULT_REAL = "benchmarks/data/real_solutions/round4_test.jsonl"
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
 
 

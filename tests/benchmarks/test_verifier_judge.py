@@ -165,3 +165,15 @@ def test_a_missing_or_unknown_id_is_a_clear_error(real, tmp_path, capsys):
     (tmp_path / "no_reply.jsonl").write_text(json.dumps({"id": "item-013", "text": "x"}) + "\n")
     assert bench.main(["--real", str(path), "--judge-replies", str(tmp_path / "no_reply.jsonl")]) == 2
     assert "no_reply.jsonl:1: field 'reply': required string field" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("round_name, n, exact", [("round3", 165, 143), ("round4", 158, 136)])
+def test_the_kept_judge_replies_reproduce_the_documented_figures(round_name, n, exact, capsys):
+    """The committed replies of the measured judge answer every item of their set and give the step-exact
+    count that the data folder's README reports (a reply file that drifts from its set fails here)."""
+    data = ROOT / "benchmarks" / "data" / "real_solutions"
+    assert bench.main(["--real", str(data / f"{round_name}_test.jsonl"), "--judge-replies",
+                       str(data / "judge" / f"{round_name}_replies.jsonl"), "--show", "0"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"first-error step exact\s+\S+%\s+\({exact}/{n}\)", out), out
+    assert f"judge counters: {n} replies, 0 parse failures" in out
