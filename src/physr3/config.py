@@ -231,6 +231,10 @@ class TrainConfig(Checked):
                          "batch mean; not the paper's).", ("paper", "improvement", "paper+first"))
     first_attempt_coef: float = opt(1.0, "paper+first: weight of the first-attempt REINFORCE term.")
     micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
+    lora_autocast: bool = opt(True, "On a bf16/fp16 model, compute the loss passes' LoRA branches in that dtype "
+                              "(torch.autocast; the adapter's weights, gradients and optimizer state stay fp32) instead "
+                              "of casting every adapted layer's input to fp32 and its output back: 8-10% less CPU "
+                              "time per update measured on a 2-core CPU (bf16, no AMX). No effect on fp32.")
     kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3 (sampled-"
                             "token estimators, written so their gradient is that of this KL; train/logprobs.py).",
                             ("full", "k1", "k3"))
