@@ -61,7 +61,6 @@ from physr3.models.types import Completion, Conversation, SamplingParams
 log = logging.getLogger(__name__)
 
 PRECISIONS = {"fast": {}, "exact": {"INFERENCE_PRECISION_HINT": "f32"}}
-MAX_BATCHED_TOKENS = 4096  # SchedulerConfig.max_num_batched_tokens (OpenVINOEngine.load says why)
 EXPORT_VERSION = "2"  # bump when gguf_export's output changes: invalidates cached exports and self-checks
 GGUF_NAME = "model-f16.gguf"
 CHECK_QUESTIONS = [
@@ -125,10 +124,8 @@ class OpenVINOEngine:
         # starts with; a revision prompt's first attempt, computed in the same step). The KV cache is
         # OpenVINO's dynamic one (cache_size and num_kv_blocks 0), see the module docstring for its memory.
         scheduler.enable_prefix_caching = self.prefix_caching
-        # Prefill up to this many prompt tokens in one step rather than OpenVINO's default 256-token chunks
-        # interleaved with decoding: batch 8 of ~450-token prompts (8 x 256 new tokens, 2 threads) measured 5-8%
-        # faster in two runs (1024 did as well), same greedy tokens; the other CPU knobs tried gained nothing.
-        scheduler.max_num_batched_tokens = MAX_BATCHED_TOKENS
+        # The other CPU settings (KV-cache precision, prefill chunk max_num_batched_tokens, performance hints, CPU
+        # pinning) were measured at batch 8 and gained nothing beyond noise: benchmarks/openvino_knobs.py.
         self.scheduler_config = scheduler
         props = dict(PRECISIONS[self.precision])
         if self.threads:
