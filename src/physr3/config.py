@@ -242,8 +242,9 @@ class TrainConfig(Checked):
     micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
     lora_autocast: bool = opt(True, "On a bf16/fp16 model, compute the loss passes' LoRA branches in that dtype "
                               "(torch.autocast; the adapter's weights, gradients and optimizer state stay fp32) instead "
-                              "of casting every adapted layer's input to fp32 and its output back: 8-10% less CPU "
-                              "time per update measured on a 2-core CPU (bf16, no AMX). No effect on fp32.")
+                              "of casting every adapted layer's input to fp32 and its output back: 10-13% less CPU "
+                              "time per update (benchmarks/update_step.py; 2-core CPU, bf16, no AMX), less "
+                              "memory. No effect on fp32.")
     kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3 (sampled-"
                             "token estimators, written so their gradient is that of this KL; train/logprobs.py).",
                             ("full", "k1", "k3"))
