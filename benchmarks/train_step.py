@@ -3,6 +3,7 @@
     python benchmarks/train_step.py [--steps 3] [--batch 5] [--sft-adapter DIR] [--max-attempt-tokens 384]
                                     [--mirror-dtypes model,float32] [--engines transformers,openvino]
                                     [--shared-pass on|off|both] [--no-shared-pass] [--no-prefix-caching]
+                                    [--no-lora-autocast]
 
 Runs the real refine loop (the training's rollout engine, symbolic verifier, feedback router with retrieval and executed code)
 on generated problems and prints, measured in this run: seconds per step, the share of each phase
@@ -61,6 +62,8 @@ def main() -> None:
     ap.add_argument("--no-shared-pass", dest="shared_pass", action="store_const", const="off",
                     help="Same as --shared-pass off.")
     ap.add_argument("--no-prefix-caching", action="store_true", help="generation.openvino_prefix_caching=false.")
+    ap.add_argument("--no-lora-autocast", action="store_true",
+                    help="train.lora_autocast=false: PEFT's fp32 LoRA branches in the update (a bf16 model only).")
     args = ap.parse_args()
     import torch
 
@@ -119,7 +122,8 @@ def run_one(args, engine: str, mirror: str, shared: bool = True):
                                  "generation.format_instruction=false", f"generation.batch_size={args.batch}",
                                  f"generation.engine={engine}", f"generation.openvino_threads={args.threads}",
                                  f"train.shared_policy_pass={str(shared).lower()}",
-                                 f"generation.openvino_prefix_caching={str(not args.no_prefix_caching).lower()}"])
+                                 f"generation.openvino_prefix_caching={str(not args.no_prefix_caching).lower()}",
+                                 f"train.lora_autocast={str(not args.no_lora_autocast).lower()}"])
         problems = list(generate_problems(args.batch * args.steps, seed=11, split="train"))
         t0 = time.perf_counter()
         base, tok = load_model(cfg.model)

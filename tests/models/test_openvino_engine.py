@@ -340,3 +340,23 @@ def test_prefix_caching_memory_stays_bounded_over_many_calls(engine) -> None:
         engine.generate_ids(prompts, greedy(4))
         rss.append(rss_mb())
     assert rss[-1] - rss[4] < 15, rss
+
+
+def test_engine_for_model_under_auto_keeps_transformers_for_a_small_job(tiny_model_dir, tiny_model, tmp_path) -> None:
+    """generation.openvino_min_tokens: below it (items x max_new_tokens) auto exports nothing and uses the
+    transformers engine; at it, auto uses OpenVINO; an explicit engine=openvino ignores the threshold."""
+    from transformers import AutoModelForCausalLM
+
+    from physr3.config import load_config
+    from physr3.models.engine import engine_for_model
+
+    _, tokenizer = tiny_model
+    cache = tmp_path / "cache"
+    cfg = load_config(None, [f"model.name_or_path={tiny_model_dir}", "model.dtype=float32", f"model.cache_dir={cache}",
+                             "generation.openvino_max_logp_gap=1.0", "generation.openvino_min_tokens=1000"])
+    base = AutoModelForCausalLM.from_pretrained(tiny_model_dir, dtype=torch.float32).eval()
+    small = engine_for_model(cfg, base, tokenizer, work_tokens=999)
+    assert isinstance(small, TransformersEngine) and not (cache / "openvino").exists()
+    assert isinstance(engine_for_model(cfg, base, tokenizer, work_tokens=1000), OpenVINOEngine)
+    cfg.generation.engine = "openvino"
+    assert isinstance(engine_for_model(cfg, base, tokenizer, work_tokens=1), OpenVINOEngine)

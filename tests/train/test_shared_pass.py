@@ -236,3 +236,36 @@ def test_the_gap_from_the_shared_pass_is_zero_for_an_fp32_mirror(policy):
     stats = step.backward(rollouts)
     assert stats["used"] == 2 and stats["shared_pass"] == 2 and stats["update_passes"] == 2
     assert stats["logp_gap_kind"] == "token" and stats["logp_gap"] < 1e-4
+
+
+@pytest.mark.parametrize("shared", [True, False])
+def test_the_update_of_a_bf16_policy_with_lora_autocast_matches_the_fp32_branch_one(policy, shared):
+    """`train.lora_autocast` (on by default) on a bf16 base: the adapters' branches compute in bf16, and the loss
+    and the fp32 adapter's gradients equal those of PEFT's fp32 branches up to bf16 rounding."""
+    from physr3.train.adapters import trainable_parameters
+    from physr3.train.refine import RefineStep
+
+    peft, tok = policy
+    bf16 = copy.deepcopy(peft)
+    for name, p in bf16.named_parameters():
+        if "lora_" not in name:
+            p.data = p.data.to(torch.bfloat16)
+    assert Config().train.lora_autocast
+    results = {}
+    for autocast in (True, False):
+        cfg = Config()
+        cfg.train.beta, cfg.train.temperature, cfg.train.micro_batch_size = 0.3, 0.7, 2
+        cfg.train.shared_policy_pass, cfg.train.lora_autocast = shared, autocast
+        step = RefineStep(cfg, bf16, tok, engine=None, verifier=None, feedback_fn=None, answer_check=None)
+        bf16.zero_grad(set_to_none=True)
+        stats = step.backward(_rollouts(tok, 0.7, 0.7))
+        results[autocast] = stats, [p.grad.clone() for p in trainable_parameters(bf16)]
+    (a_stats, a_grads), (f_stats, f_grads) = results[True], results[False]
+    assert all(g.dtype == torch.float32 for g in a_grads)
+    # Mean log-probs (~ -13.5 here) within bf16 rounding; the loss is a small difference of them (abs bound).
+    for key in ("logp_y1", "logp_y2", "kl"):
+        assert a_stats[key] == pytest.approx(f_stats[key], rel=1e-2), key
+    assert a_stats["loss"] == pytest.approx(f_stats["loss"], abs=1e-2)
+    num = sum(float((a - f).norm() ** 2) for a, f in zip(a_grads, f_grads, strict=True)) ** 0.5
+    den = sum(float(f.norm() ** 2) for f in f_grads) ** 0.5
+    assert den > 0 and num / den < 0.05

@@ -88,8 +88,9 @@ def evaluate_condition(cfg: Config, switch: AdapterSwitch, tokenizer, condition_
     params = SamplingParams(max_new_tokens=gen.max_new_tokens, temperature=gen.temperature, top_p=gen.top_p,
                             seed=cfg.run.seed)
     with JsonlAppender(out_path) as out, switch.use(adapter_name) as model:
-        engine = engine_for_model(cfg, model, tokenizer, switch.loaded.get(adapter_name) if adapter_name else None)
         todo = [p for p in problems if p.id not in out.done]
+        engine = engine_for_model(cfg, model, tokenizer, switch.loaded.get(adapter_name) if adapter_name else None,
+                                  work_tokens=len(todo) * gen.max_new_tokens)
         bar = tqdm(total=len(problems), initial=len(problems) - len(todo), desc=f"{condition_name}/{benchmark}",
                    unit="item", disable=not progress, dynamic_ncols=True)
         chunk = max(1, gen.batch_size) * 2

@@ -37,6 +37,7 @@ restored afterwards); different batch sizes batch prompts differently and so dra
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,8 @@ from physr3.models.types import FINAL_ANSWER_STOP, Completion, Conversation, Eng
 
 # Streaming: called as on_token(conversation index, token id) for every generated token (physr3 serve).
 TokenCallback = Callable[[int, int], None]
+
+log = logging.getLogger(__name__)
 
 
 class TransformersEngine:
@@ -229,10 +232,17 @@ def params_from_config(gen: GenerationConfig, seed: int | None = None, return_lo
     )
 
 
-def engine_for_model(cfg: Config, model: Any, tokenizer: Any, adapter: str | None = None) -> Engine:
+def engine_for_model(cfg: Config, model: Any, tokenizer: Any, adapter: str | None = None,
+                     work_tokens: int | None = None) -> Engine:
     """An engine over an already loaded plain model (eval): OpenVINO for `generation.engine` auto/openvino
-    when usable (exported once per model and adapter), else this `TransformersEngine`, after one warning."""
-    if cfg.generation.engine in ("openvino", "auto"):
+    when usable (exported once per model and adapter), else this `TransformersEngine`, after one warning.
+    Under auto, a job of fewer than `generation.openvino_min_tokens` `work_tokens` (items x max_new_tokens)
+    keeps the transformers engine: it finishes before OpenVINO's export and self-check would pay off."""
+    small = work_tokens is not None and work_tokens < cfg.generation.openvino_min_tokens
+    if cfg.generation.engine == "auto" and small:
+        log.info("physr3: generation.engine=auto: %d items x tokens < generation.openvino_min_tokens=%d; "
+                 "using the transformers engine", work_tokens, cfg.generation.openvino_min_tokens)
+    elif cfg.generation.engine in ("openvino", "auto"):
         from physr3.models.openvino_engine import OpenVINOUnavailable, openvino_for_model, warn_fallback
 
         try:

@@ -11,7 +11,8 @@
   nothing half-written and two processes never convert at the same time. Weights are saved in fp32 (the
   dequantized values, lossless); the requested dtype is applied at load time.
 - **dtype "auto"**: bf16 on CUDA; on CPU bf16 when oneDNN reports bf16 support (AVX512-BF16/AMX; measured
-  about 2x faster than fp32 here), else fp32.
+  about 2x faster than fp32 here), else fp32. Training too: on the AVX512-BF16 development CPU (no AMX) a refine
+  update in fp32 took 1.5x the CPU time of the bf16 one (benchmarks/update_step.py), so auto stays bf16.
 - **system prompt**: the chat template is wrapped so that a conversation without a system message gets
   `ModelConfig.system_prompt` as its first message. For SmolLM2 this replaces the template's default
   ("You are a helpful AI assistant named SmolLM ..."); for any other model it works the same way. An empty

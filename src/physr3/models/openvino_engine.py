@@ -124,6 +124,8 @@ class OpenVINOEngine:
         # starts with; a revision prompt's first attempt, computed in the same step). The KV cache is
         # OpenVINO's dynamic one (cache_size and num_kv_blocks 0), see the module docstring for its memory.
         scheduler.enable_prefix_caching = self.prefix_caching
+        # The other CPU settings (KV-cache precision, prefill chunk max_num_batched_tokens, performance hints, CPU
+        # pinning) were measured at batch 8 and gained nothing beyond noise: benchmarks/openvino_knobs.py.
         self.scheduler_config = scheduler
         props = dict(PRECISIONS[self.precision])
         if self.threads:

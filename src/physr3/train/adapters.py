@@ -4,6 +4,7 @@ The refine loop needs π_θ (trainable) and π_ref (the Stage 1 SFT checkpoint, 
 adapters loaded from the same SFT folder onto one shared base, so the reference costs only the adapter's
 memory. PEFT's `set_adapter(name)` makes `name` trainable; `reference_active` switches to the reference in
 inference mode and back, and re-asserts which parameters train, so the optimizer only ever sees the policy.
+`lora_autocast` runs the adapters' branches in the base model's half precision during the loss passes.
 """
 
 from __future__ import annotations
@@ -81,6 +82,31 @@ def _freeze_all_but_policy(model: PeftModel) -> None:
 
 def trainable_parameters(model: PeftModel) -> list[torch.nn.Parameter]:
     return [p for p in model.parameters() if p.requires_grad]
+
+
+def lora_autocast(model: PeftModel, enabled: bool = True) -> contextlib.AbstractContextManager:
+    """Inside the block, the LoRA branches of a bf16 (or fp16) base compute in that dtype; a no-op for an fp32 base.
+
+    The adapter weights stay fp32 (the optimizer's master copy; PEFT keeps them fp32 by default). Without this,
+    PEFT casts each adapted layer's input to fp32 and the sum back to the base's dtype: two copies of every
+    activation per adapted projection, forward and backward (copies were 17.5% of a profiled bf16 update, 7.8%
+    with this block). Here
+    `torch.autocast` casts the small (r x d) weights to the base's dtype per matmul instead, and PEFT's input
+    casting is off. The branch's output is then rounded to the base dtype before it is added (the base
+    layer's own output is already rounded so), and the adapter's gradients come out of bf16 matmuls (cast to
+    fp32 for the optimizer): both within the base dtype's rounding. Measured on the 2-core dev CPU (bf16, no
+    AMX; benchmarks/update_step.py, demo SFT adapter on all seven projections): 10-13% less CPU time per
+    update; 3.5% of the update in a refine step of the demo's shape, and 0.9 GB less peak RSS.
+    """
+    from peft.helpers import disable_input_dtype_casting
+
+    base = next((p for n, p in model.named_parameters() if "lora_" not in n), None)
+    if not enabled or base is None or base.dtype not in (torch.bfloat16, torch.float16):
+        return contextlib.nullcontext()
+    stack = contextlib.ExitStack()
+    stack.enter_context(torch.autocast(base.device.type, dtype=base.dtype))
+    stack.enter_context(disable_input_dtype_casting(model))
+    return stack
 
 
 @contextlib.contextmanager

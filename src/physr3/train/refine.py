@@ -55,6 +55,9 @@ Choices the paper leaves open, and what we do:
   temperature): 2 forward passes per sample instead of 3 (`update_passes` in metrics). Rows whose y2 does not
   start with y1's ids, or `train.shared_policy_pass=false`, use separate passes.
 - Dropout is off in the loss passes (as TRL's online trainers do): log-probs match the sampling distribution.
+- On a bf16 model the loss passes compute the LoRA branches in bf16 (`train.lora_autocast`,
+  physr3.train.adapters.lora_autocast): the fp32 adapter weights are cast per matmul instead of every
+  activation to fp32 and back; the adapter, its gradients and the optimizer state stay fp32.
 - Gradients are accumulated one micro-batch at a time (`train.micro_batch_size`) to bound memory; the
   result equals the full-batch gradient.
 """
@@ -80,7 +83,7 @@ from physr3.prompts import (
 )
 from physr3.reward import problem_reward
 from physr3.solution import count_steps, parse_solution
-from physr3.train.adapters import reference_active
+from physr3.train.adapters import lora_autocast, reference_active
 from physr3.train.attempt import Attempt
 from physr3.train.logprobs import (
     build_batch,
@@ -309,17 +312,19 @@ class RefineStep:
             temp1 = torch.tensor([a.scoring_temperature for a in a1])
             temp2 = torch.tensor([a.scoring_temperature for a in a2])
 
-            with torch.no_grad(), reference_active(self.model):
+            with torch.no_grad(), reference_active(self.model), self._autocast():
                 ref_lp1, _, ref_logits = token_logprobs(self.model, b1, temp1)
             if t.shared_policy_pass and all(_revision_extends_first(ro) for ro in chunk):
                 # y2's sequence starts with y1's: one causal pass scores both (physr3.train.logprobs).
-                (pol_lp1, mask1, pol_logits), (pol_lp2, mask2, pol_logits2) = shared_token_logprobs(
-                    self.model, b1, b2, temp1, temp2)
+                with self._autocast():
+                    (pol_lp1, mask1, pol_logits), (pol_lp2, mask2, pol_logits2) = shared_token_logprobs(
+                        self.model, b1, b2, temp1, temp2)
                 stats["shared_pass"] += len(chunk)
                 passes = 2
             else:
-                pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1, temp1)
-                pol_lp2, mask2, pol_logits2 = token_logprobs(self.model, b2, temp2)
+                with self._autocast():
+                    pol_lp1, mask1, pol_logits = token_logprobs(self.model, b1, temp1)
+                    pol_lp2, mask2, pol_logits2 = token_logprobs(self.model, b2, temp2)
                 passes = 3
             # Forward passes of the update (reference included) per used sample: 2 shared, 3 separate.
             stats["update_passes"] += passes * len(chunk) / len(used)
@@ -352,9 +357,14 @@ class RefineStep:
         for start in range(0, len(rest), mb):  # first attempts without a revision (e.g. skipped as solved)
             chunk = rest[start : start + mb]
             b1 = build_batch(self.tokenizer, [ro.y1.prompt_ids for ro in chunk], [ro.y1.completion_ids for ro in chunk])
-            lp, mask, _ = token_logprobs(self.model, b1, torch.tensor([ro.y1.scoring_temperature for ro in chunk]))
+            with self._autocast():
+                lp, mask, _ = token_logprobs(self.model, b1, torch.tensor([ro.y1.scoring_temperature for ro in chunk]))
             self._first_term(chunk, masked_mean(lp, mask), first_adv, n_first, stats).backward()
         return stats
+
+    def _autocast(self):
+        """The loss passes' LoRA branches in the base's half precision (`train.lora_autocast`; no-op on fp32)."""
+        return lora_autocast(self.model, self.cfg.train.lora_autocast)
 
     def _first_term(self, chunk: list[Rollout], mean_lp1: torch.Tensor, adv: dict[int, float], n_first: int,
                     stats: dict[str, Any]) -> torch.Tensor:
