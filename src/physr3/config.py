@@ -140,12 +140,13 @@ class GenerationConfig(Checked):
     openvino_cache_gb: float = opt(4.0, "Disk budget of the OpenVINO export cache (one export per model and "
                                    "adapter evaluated, ~260 MB each for the embedded model): after a new export "
                                    "the least recently used exports beyond this many GB are removed. 0 = no limit.")
-    openvino_min_tokens: int = opt(0, "eval under engine=auto: a condition on a benchmark whose items x "
+    openvino_min_tokens: int = opt(8192, "eval under engine=auto: a condition on a benchmark whose items x "
                                    "max_new_tokens is below this keeps the transformers engine (OpenVINO's export "
                                    "and self-check of a new model or adapter, a few seconds, are then not paid). "
-                                   "0 = off: measured on the demo's eval (3 conditions x 12 items x 512 tokens, "
-                                   "quiet 2-core CPU, one sitting) OpenVINO took 85 s and transformers 115 s, so "
-                                   "even that small a job gains. engine=openvino ignores it.")
+                                   "0 = off. The demo's eval (3 conditions x 12 items x 512, below it) measured 85 s "
+                                   "with OpenVINO against 115 s with transformers in one quiet sitting, but with 0 an "
+                                   "OpenVINO generate call hung in a tiny-model eval test (tests/report), not yet "
+                                   "understood: 8192 stays until it is.")
 
     def problems(self) -> Iterator[tuple[str, str]]:
         if self.batch_size < 1:
