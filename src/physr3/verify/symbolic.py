@@ -269,6 +269,7 @@ from physr3.verify.symbolic_checks import (
     option_digits,
     split_clauses,
 )
+from physr3.verify.symbolic_givens import GivenStatements
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 
 try:  # the registry is optional at import time (another module owns it)
@@ -368,6 +369,7 @@ class SymbolicVerifier:
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         checker.option_digits = option_digits(options)
+        statements = GivenStatements(gt, question)  # round seven: letters and repeats of given statements
         findings: list[Finding] = []
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)
@@ -403,6 +405,8 @@ class SymbolicVerifier:
                 finding = checker.foreign_principle(step.text)
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
+            elif tag == "given" and statements.check(step.text, i) is not None:  # `V = 301 K`, a repeated given
+                finding = statements.last
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # a <given> step that goes on over lines below its "Step k:" line ("Step 1: m1 = 22 kg" then
                 # "m2 (mass of the beam) = 38 kg"): each line is a given statement of that step, checked in turn
