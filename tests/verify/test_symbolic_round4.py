@@ -110,3 +110,24 @@ def _with_steps(family: str, givens: list[str]):
             line = f"Step {k}: {rest[k - n - 1]}"
         out.append(line)
     return problem, "\n".join(lines[:start] + out)
+
+
+def test_an_unchecked_equation_of_another_dimension_than_its_words_is_cm() -> None:
+    verifier = SymbolicVerifier(unchecked="error")
+    v = verifier.verify(*_with_steps("de_broglie_wavelength_particle",
+                                     _givens("de_broglie_wavelength_particle") + ["w = h/m (wavelength of the particle)"]))
+    assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
+
+
+def test_an_unchecked_equation_of_the_right_dimension_keeps_its_sections_type() -> None:
+    verifier = SymbolicVerifier(unchecked="error")
+    v = verifier.verify(*_with_steps("de_broglie_wavelength_particle",
+                                     _givens("de_broglie_wavelength_particle") + ["w = h/(m*v) (wavelength of the particle)"]))
+    assert v.error_type != "CM" or v.error_step != 4, v.explanation
+
+
+def _givens(family: str) -> list[str]:
+    """The family's seed-0 given steps, as written."""
+    lines = get_family(family).generate(0).solution.splitlines()
+    start, end = lines.index("<given>"), lines.index("</given>")
+    return [line.split(":", 1)[1].strip() for line in lines[start + 1:end]]

@@ -269,7 +269,7 @@ from physr3.verify.symbolic_checks import (
     option_digits,
     split_clauses,
 )
-from physr3.verify.symbolic_givens import GivenStatements
+from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 
 try:  # the registry is optional at import time (another module owns it)
@@ -460,7 +460,8 @@ class SymbolicVerifier:
                         (s.number if numbered else j + 1) == first_fail.step), len(steps))
         if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
             j = unchecked[0]
-            first_fail = Finding(unchecked_numbers[0], "fail", UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE"),
+            etype = "CM" if misdescribed_equation(checker, steps[j].text) else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
+            first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
                                  "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
                                  "counts such a step as the first error).", info={"check": "unchecked",
                                                                                    "tag": steps[j].tag})

@@ -15,7 +15,10 @@ data since session 7); each rule in one sentence, details in the named method:
   `L = 3.01 m`) is MC at the second (`two_values`);
 - a given statement that repeats an earlier one word for word, stating its value more often than the
   problem does, is MC at the first repeat: the solution is looping over its givens (`repeat`; a
-  reminder of a given inside a later computation is no given statement and is not judged here).
+  reminder of a given inside a later computation is no given statement and is not judged here);
+- an unchecked step blamed under `verifier.symbolic_unchecked=error` that writes a symbolic equation whose
+  words describe a quantity of another dimension than its expression (`w = h/m (wavelength of the
+  particle)`) is CM, a wrong equation being CM wherever it is written (`misdescribed_equation`).
 """
 
 from __future__ import annotations
@@ -233,6 +236,38 @@ class GivenStatements:
     def _problem_symbol(self, letter: str) -> bool:
         return letter in self.symbols or mp.canonical_name(letter) in self.symbols or \
             letter.lower() in {x.lower() for x in self.symbols}
+
+
+# "NAME = expression (words)": symbols and operators only, then a remark
+_SYMBOLIC_EQUATION = re.compile(r"^\s*(?P<lhs>[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*=\s*(?P<rhs>[A-Za-zα-ωΑ-Ω0-9_*/+^\s-]+?)"
+                                r"\s*\((?P<words>[A-Za-z][^()]*)\)\s*[.;]?\s*$")
+
+
+def misdescribed_equation(checker, text: str) -> bool:
+    """`w = h/m (wavelength of the particle)`: a symbolic equation whose words describe a quantity of the
+    problem and whose expression has another dimension than that quantity (a wrong relation)."""
+    m = _SYMBOLIC_EQUATION.match(_TAGS.sub(" ", text))
+    if m is None or not re.search(r"[*/+^-]", m.group("rhs")):
+        return False
+    meant = checker.described(m.group("words")) or _head_meant(checker.gt, m.group("words"))
+    want = checker.dims.get(meant) if meant else None
+    if want is None:
+        return False
+    for node in checker.readings(m.group("rhs"), "rhs"):
+        got = mp.dimension(node, checker.dims) if mp.variables(node) else None
+        if got is not None:
+            return not mp.same_dim(got, want)
+    return False
+
+
+def _head_meant(gt, words: str) -> str | None:
+    """The one quantity of the problem whose description holds the head word of `words` (its first
+    content word: "wavelength" of "wavelength of the particle"), else None."""
+    head = next((w.lower() for w in re.findall(r"[A-Za-z]{3,}", words) if w.lower() not in {"the", "and"}), None)
+    if head is None:
+        return None
+    found = [sym for sym, desc in gt.descriptions.items() if head in re.findall(r"[a-z]+", desc.lower())]
+    return found[0] if len(found) == 1 else None
 
 
 def _has_words(s: Statement) -> bool:
