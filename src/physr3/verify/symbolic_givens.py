@@ -13,6 +13,8 @@ data since session 7); each rule in one sentence, details in the named method:
   (`defined_letter`);
 - one letter written with two different values of one kind among the givens (`L = 1.3 m` after
   `L = 3.01 m`) is MC at the second (`two_values`);
+- a given's words that name another quantity of its kind, by sentence embeddings, are MC (`meaning`, see
+  `symbolic_meaning`);
 - a given statement that repeats an earlier one word for word, stating its value more often than the
   problem does, is MC at the first repeat: the solution is looping over its givens (`repeat`; a
   reminder of a given inside a later computation is no given statement and is not judged here);
@@ -28,6 +30,7 @@ from dataclasses import dataclass
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_checks import Finding
+from physr3.verify.symbolic_meaning import WordsMatcher, one_value
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _SYMBOL = r"[A-Za-zα-ωΑ-Ωλ][A-Za-z0-9_]{0,6}"
@@ -124,6 +127,7 @@ class GivenStatements:
         self.last: Finding | None = None  # the failure `check` returned last
         self.symbols = set(gt.units) | set(gt.names)
         self.defined = {k: v for k, v in self._defined(self.question).items() if k in gt.fixed}
+        self.words = WordsMatcher(gt)
         self.question_numbers = [float(x) for x in re.findall(rf"(?<![\w.]){_NUMBER}", self.question)
                                  if _is_float(x)]
 
@@ -144,9 +148,10 @@ class GivenStatements:
         s = read_statement(text)
         self.last = None
         if s is None:
-            return None
+            self.last = self.meaning(text)
+            return self.last
         finding = self.defined_letter(s) or self.letter_two_kinds(s) or self.two_values(s) or \
-            self.repeat(s)
+            self.repeat(s) or self.meaning(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
@@ -232,6 +237,26 @@ class GivenStatements:
             return None
         return Finding(0, "fail", "MC", f"states {s.text[:40]} again, word for word: the givens are repeated, "
                        f"not used.", info={"check": "given_repeat", "symbol": s.letter})
+
+    def meaning(self, text: str) -> Finding | None:
+        """"The thickness of the film is 97.2 nm (wavelength)": the one value of a given line is the value
+        of one given, and its words name another quantity of that kind (`symbolic_meaning`)."""
+        value = one_value(_TAGS.sub(" ", text))
+        if value is None:
+            return None
+        unit, factor, dim = _unit_info(value[1])
+        si = value[0] * factor
+        own = [g for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), si, 0.005)
+               and _same_kind(dim, self.gt.dims.get(g))]
+        if len(own) != 1:
+            return None
+        found = self.words.misnamed(_TAGS.sub(" ", text), own[0])
+        if found is None:
+            return None
+        phrase, other, _ = found
+        return Finding(0, "fail", "MC", f"calls {value[0]:g} {unit} the \"{phrase}\", which describes {other} "
+                       f"({self.gt.descriptions.get(other, '')}); the value is {own[0]} "
+                       f"({self.gt.descriptions.get(own[0], '')}).", info={"check": "given_words", "symbol": own[0]})
 
     def _problem_symbol(self, letter: str) -> bool:
         return letter in self.symbols or mp.canonical_name(letter) in self.symbols or \
