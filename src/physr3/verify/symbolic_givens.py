@@ -248,8 +248,9 @@ class GivenStatements:
         si = value[0] * factor
         own = [g for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), si, 0.005)
                and _same_kind(dim, self.gt.dims.get(g))]
-        if len(own) != 1:
-            return None
+        said = read_statement(text)
+        if len(own) != 1 or (said and said.letter in self.gt.givens and said.letter != own[0]):
+            return None  # another given's letter with this value: a swap or a label, judged in symbolic_checks
         found = self.words.misnamed(_TAGS.sub(" ", text), own[0])
         if found is None:
             return None

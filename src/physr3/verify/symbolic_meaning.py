@@ -72,6 +72,10 @@ def phrases(text: str, names: Sequence[str] = ()) -> list[str]:
     return out
 
 
+def _stems(text: str) -> set[str]:
+    return {w[:5] for w in re.findall(r"[a-z]+", text.lower()) if w not in _EMPTY}
+
+
 def _unit_word(word: str) -> bool:
     """A unit written out or abbreviated ("kelvin", "mol"): says the value's kind, not which quantity."""
     dim = mp.dim_of_unit(word)
@@ -108,7 +112,10 @@ class WordsMatcher:
         kind = self.gt.dims.get(own)
         if kind is None:
             return None
+        own_stems = _stems(self.gt.descriptions.get(own, ""))
         for phrase in phrases(text, tuple(self.names)):
+            if _stems(phrase) <= own_stems:  # "thickness of the film" for t: its own words, no model needed
+                continue
             scores = self.scores(phrase)
             if not scores or own not in scores:
                 return None
