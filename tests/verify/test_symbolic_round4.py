@@ -157,3 +157,23 @@ def test_without_the_embedder_the_words_check_steps_aside(verifier: SymbolicVeri
 def _thickness() -> str:
     """thin_film_reflected_wavelength's seed-0 thickness given, "t = 107 nm", without its remark."""
     return _givens("thin_film_reflected_wavelength")[0].split("(")[0].strip()
+
+
+def test_a_remark_that_is_an_expression_of_other_kind_is_mc(verifier: SymbolicVerifier) -> None:
+    givens = _givens("photon_radiation_force")
+    k = next(j for j, t in enumerate(givens) if t.startswith("h ="))
+    v = edited_verdict(verifier, "photon_radiation_force", {k + 1: "h = 6.63e-34 J*s (h/c)"})
+    assert (v.error_step, v.error_type, v.details["check"]) == (k + 1, "MC", "given_expression_symbol"), v.explanation
+
+
+def test_a_remark_that_is_an_expression_of_the_values_kind_passes(verifier: SymbolicVerifier) -> None:
+    givens = _givens("photon_radiation_force")
+    k = next(j for j, t in enumerate(givens) if t.startswith("h ="))
+    v = edited_verdict(verifier, "photon_radiation_force", {k + 1: "h = 6.63e-34 J*s (P/P*h)"})
+    assert v.details.get("check") != "given_expression_symbol", v.explanation
+
+
+def test_a_letter_of_a_line_with_several_givens_written_again_with_another_value_is_mc(
+        verifier: SymbolicVerifier) -> None:
+    v = verifier.verify(*_with_steps("linear_thermal_expansion", ["L = 25.3 m and dT = 14.8 K", "L = 1.2 m"]))
+    assert (v.error_step, v.error_type, v.details["check"]) == (2, "MC", "given_two_values"), v.explanation

@@ -12,9 +12,11 @@ data since session 7); each rule in one sentence, details in the named method:
   not that one (`c = 2.04e8 m/s`, "the acceleration due to the lift (g) is 3.4 m/s^2") is MC
   (`defined_letter`);
 - one letter written with two different values of one kind among the givens (`L = 1.3 m` after
-  `L = 3.01 m`) is MC at the second (`two_values`);
+  `L = 3.01 m and M = 22 kg`) is MC at the second (`two_values`, `clauses`);
 - a given's words that name another quantity of its kind, by sentence embeddings, are MC (`meaning`, see
   `symbolic_meaning`);
+- a remark after a given's value that is an expression of the problem's given symbols of another kind
+  than the value (`h = 6.63e-34 J*s (h/c)`) is MC (`expression_symbol`);
 - a given statement that repeats an earlier one word for word, stating its value more often than the
   problem does, is MC at the first repeat: the solution is looping over its givens (`repeat`; a
   reminder of a given inside a later computation is no given statement and is not judged here);
@@ -125,6 +127,7 @@ class GivenStatements:
         self.question = question or ""
         self.seen: list[tuple[int, Statement]] = []  # (step index, statement) of the passing given steps
         self.last: Finding | None = None  # the failure `check` returned last
+        self.parts: list[Statement] = []  # statements of lines with several (for `two_values` only)
         self.symbols = set(gt.units) | set(gt.names)
         self.defined = {k: v for k, v in self._defined(self.question).items() if k in gt.fixed}
         self.words = WordsMatcher(gt)
@@ -148,10 +151,10 @@ class GivenStatements:
         s = read_statement(text)
         self.last = None
         if s is None:
-            self.last = self.meaning(text)
+            self.last = self.meaning(text) or self.clauses(text, i)
             return self.last
         finding = self.defined_letter(s) or self.letter_two_kinds(s) or self.two_values(s) or \
-            self.repeat(s) or self.meaning(text)
+            self.expression_symbol(s) or self.repeat(s) or self.meaning(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
@@ -200,7 +203,7 @@ class GivenStatements:
         """`L = 1.3 m` after `L = 3.01 m`: one letter for two different values of one kind."""
         if not s.letter:
             return None
-        for _, e in self.seen:
+        for e in [e for _, e in self.seen] + self.parts:
             if e.letter == s.letter and e.dim is not None and s.dim is not None and mp.same_dim(e.dim, s.dim) \
                     and not _close(e.si, s.si):
                 return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit} after {e.text[:40]}: one "
@@ -237,6 +240,52 @@ class GivenStatements:
             return None
         return Finding(0, "fail", "MC", f"states {s.text[:40]} again, word for word: the givens are repeated, "
                        f"not used.", info={"check": "given_repeat", "symbol": s.letter})
+
+    def clauses(self, text: str, i: int) -> Finding | None:
+        """A line of several statements ("L = 3.01 m and M = 22 kg"): each is remembered for `two_values`
+        (and judged by it), none for `repeat` (a word-for-word repeat is of a whole line)."""
+        parts = [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
+        if len(parts) < 2:
+            return None
+        for p in parts:
+            finding = self.two_values(p)
+            if finding is not None:
+                return finding
+        self.parts += parts
+        return None
+
+    def expression_symbol(self, s: Statement) -> Finding | None:
+        """`h = 6.63e-34 J*s (h/c)`: a remark after the value that is a product or quotient of the problem's
+        given symbols (no symbol itself) whose dimension is not the value's. The symbol before the value
+        (`Work function (hc): 2.39 eV`) is not judged: the older labels accept it (item-004)."""
+        if s.dim is None:
+            return None
+        for said in re.findall(r"\(\s*([^()]*?)\s*\)", s.text.split(s.unit, 1)[-1] if s.unit else s.text):
+            dim = self._expression_dim(said)
+            if dim is not None and not mp.same_dim(dim, s.dim):
+                return Finding(0, "fail", "MC", f"writes {s.number:g} {s.unit} as {said}, an expression of the problem's "
+                               f"symbols of another kind than the value: the value is misnamed.",
+                               info={"check": "given_expression_symbol", "symbol": s.letter})
+        return None
+
+    def _expression_dim(self, said: str) -> mp.Dim | None:
+        """The dimension of "hc" or "h/c" read as a product/quotient of two or more given symbols; None when
+        it is a symbol of the problem itself or not made of given symbols only."""
+        said = said.replace(" ", "")
+        if not said or self._problem_symbol(said) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_*/]*", said):
+            return None
+        tokens = re.findall(r"[*/]|[A-Za-z][0-9_]*", said) if re.search(r"[*/]", said) else list(said)
+        names = [t for t in tokens if t not in "*/"]
+        if len(names) < 2 or not all(n in self.gt.givens and self.gt.dims.get(n) is not None for n in names):
+            return None
+        total, sign = [0.0] * len(mp.DIMLESS), 1
+        for t in tokens:
+            if t in "*/":
+                sign = -1 if t == "/" else 1
+                continue
+            total = [a + sign * b for a, b in zip(total, self.gt.dims[t])]
+            sign = 1
+        return tuple(total)
 
     def meaning(self, text: str) -> Finding | None:
         """"The thickness of the film is 97.2 nm (wavelength)": the one value of a given line is the value
