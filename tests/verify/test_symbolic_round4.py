@@ -177,3 +177,18 @@ def test_a_letter_of_a_line_with_several_givens_written_again_with_another_value
         verifier: SymbolicVerifier) -> None:
     v = verifier.verify(*_with_steps("linear_thermal_expansion", ["L = 25.3 m and dT = 14.8 K", "L = 1.2 m"]))
     assert (v.error_step, v.error_type, v.details["check"]) == (2, "MC", "given_two_values"), v.explanation
+
+
+@pytest.mark.parametrize("family,step,text", [
+    ("isobaric_heating_diatomic", 2, "The initial pressure of the gas is 357 K (K)"),  # "at constant pressure from 357 K"
+    ("lr_circuit_energy", 3, "Current, I: 12 V (emf)"),  # a remark after the value is no factor of it
+])
+def test_a_value_called_a_quantity_of_another_kind_is_mc(verifier: SymbolicVerifier, family: str, step: int,
+                                                         text: str) -> None:
+    v = edited_verdict(verifier, family, {step: text})
+    assert (v.error_step, v.error_type, v.details["check"]) == (step, "MC", "given_kind"), v.explanation
+
+
+def test_a_value_called_its_own_quantity_with_a_unit_remark_passes(verifier: SymbolicVerifier) -> None:
+    v = edited_verdict(verifier, "isobaric_heating_diatomic", {2: "The initial temperature of the gas is 357 K (K)"})
+    assert v.error_step == 0, v.explanation
