@@ -192,3 +192,12 @@ def test_a_value_called_a_quantity_of_another_kind_is_mc(verifier: SymbolicVerif
 def test_a_value_called_its_own_quantity_with_a_unit_remark_passes(verifier: SymbolicVerifier) -> None:
     v = edited_verdict(verifier, "isobaric_heating_diatomic", {2: "The initial temperature of the gas is 357 K (K)"})
     assert v.error_step == 0, v.explanation
+
+
+def test_an_in_units_remark_of_another_kind_is_mc(verifier: SymbolicVerifier) -> None:
+    givens = _givens("coulomb_force_two_charges")
+    k = next(j for j, t in enumerate(givens) if t.startswith("k ="))
+    v = edited_verdict(verifier, "coulomb_force_two_charges", {k + 1: "k = 9e9 N*m^2/C^2 (in m^2/C^2 units)"})
+    assert (v.error_step, v.error_type, v.details["check"]) == (k + 1, "MC", "given_unit_remark"), v.explanation
+    v = edited_verdict(verifier, "coulomb_force_two_charges", {k + 1: "k = 9e9 N*m^2/C^2 (in N*m^2/C^2 units)"})
+    assert v.error_step == 0, v.explanation

@@ -182,6 +182,15 @@ What is checked, and the type of a failure:
   shares a word with; a <find> step giving a numbered name a value, its remark naming the target ("Q1 =
   1400 J (heat rejected)"), lists the unknown as given (MC). Tried and dropped (each made a dev/test/level-1 verdict worse): a step repeating the
   one before it word for word as an error; "SYMBOL (words) in UNIT: value" read as the symbol's statement.
+- Round seven, from the fourth round of real solutions (benchmarks/data/real_solutions/round4_test.jsonl, tuning
+  data since session 7); each rule in one sentence, details in the named module or function: the given
+  statements' letters, repeats and remarks are judged by `symbolic_givens` (a given repeated word for word, a
+  letter of another kind shown up by the solution itself, a problem-defined constant's letter with another value,
+  one letter for two values, a remark that is an expression of another kind, an unchecked equation of another
+  dimension than its words: CM), a given's words by their embedding against the record's descriptions by
+  `symbolic_meaning`; the kind check reads a value without the remark after it and takes "at constant pressure" in
+  the problem as a process, not as the wording of a value (`misnamed_kind`); an "(in UNIT units)" remark of another
+  kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -878,13 +887,14 @@ def _unit_remark_clash(said: str) -> re.Match | None:
     """A given stating one value with a unit and, in a remark "(in UNIT)", another unit that pint reads
     and that is not the one written ("40 deg above the horizontal (in radians)"): the value's unit is
     misread (MC), the match; None otherwise (no unit written, or the same unit)."""
-    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+)\s*\)", said)
+    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+?)(?:\s+units?)?\s*\)", said)  # "(in m^2/C^2 units)" too
     value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
     if not remark or not value or value.start() > remark.start():
         return None
     written, asked = mp.pint_unit(value.group(1).replace("^", "**")), mp.pint_unit(remark.group(1).replace("^", "**"))
-    if written is None or asked is None or abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor):
-        return None
+    if written is None or asked is None or (abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor)
+                                            and mp.same_dim(written.dim, asked.dim)):
+        return None  # the same unit; N*m^2/C^2 "(in m^2/C^2 units)" has the same SI factor but another kind
     return remark
 
 
