@@ -201,3 +201,11 @@ def test_an_in_units_remark_of_another_kind_is_mc(verifier: SymbolicVerifier) ->
     assert (v.error_step, v.error_type, v.details["check"]) == (k + 1, "MC", "given_unit_remark"), v.explanation
     v = edited_verdict(verifier, "coulomb_force_two_charges", {k + 1: "k = 9e9 N*m^2/C^2 (in N*m^2/C^2 units)"})
     assert v.error_step == 0, v.explanation
+
+
+def test_the_problems_starting_condition_restated_as_a_given_passes(verifier: SymbolicVerifier) -> None:
+    givens = _givens("lr_circuit_energy")  # the problem says "... at t = 0. Find ... at t = 61 ms."
+    v = verifier.verify(*_with_steps("lr_circuit_energy", givens[:3] + ["t = 0 (time)"] + givens[3:]))
+    assert v.error_step == 0, v.explanation
+    v = verifier.verify(*_with_steps("lr_circuit_energy", givens[:3] + ["t = 0.5 s (time)"] + givens[3:]))
+    assert (v.error_step, v.error_type) == (4, "MC"), v.explanation

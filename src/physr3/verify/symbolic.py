@@ -190,7 +190,8 @@ What is checked, and the type of a failure:
   dimension than its words: CM), a given's words by their embedding against the record's descriptions by
   `symbolic_meaning`; the kind check reads a value without the remark after it and takes "at constant pressure" in
   the problem as a process, not as the wording of a value (`misnamed_kind`); an "(in UNIT units)" remark of another
-  kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`).
+  kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`); a given "t = 0 (time)" where
+  the problem writes "at t = 0" restates its starting condition (`_ZERO_CONDITION`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -540,6 +541,10 @@ class SymbolicVerifier:
             if tag == "given" and "=" in clause and _in_question(clause, checker.question):
                 checker.decided = True  # "I = 0.5 M R^2": the problem's own formula, restated
                 continue
+            zero = _ZERO_CONDITION.fullmatch(clause) if tag == "given" else None
+            if zero and re.search(rf"(?<![\w.]){re.escape(zero.group(1))}\s*=\s*0(?![\w]|\.\d)", checker.question):
+                checker.decided = True  # "t = 0 (time)" for "... at t = 0": the problem's starting condition
+                continue
             decided, checker.decided = checker.decided, False
             f = checker.check_clause(clause, tag)
             clause_decided, checker.decided = checker.decided, decided or checker.decided
@@ -802,6 +807,8 @@ class SymbolicVerifier:
                                 nodes=list(readings))
 
 
+# "t = 0 (time)": a symbol set to zero, a remark allowed
+_ZERO_CONDITION = re.compile(r"\s*([A-Za-zα-ωΑ-Ω]\w{0,5})\s*=\s*0\s*(?:\([^()]*\))?\s*[.;]?\s*")
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
 # a given written as a function of a value set to another value ("T(299 K) = 954 K"): garbled data
 _VALUE_OF_VALUE = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)[^()=]*\)\s*=\s*[-+]?\.?\d[^=,;]*")
