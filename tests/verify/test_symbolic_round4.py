@@ -209,3 +209,13 @@ def test_the_problems_starting_condition_restated_as_a_given_passes(verifier: Sy
     assert v.error_step == 0, v.explanation
     v = verifier.verify(*_with_steps("lr_circuit_energy", givens[:3] + ["t = 0.5 s (time)"] + givens[3:]))
     assert (v.error_step, v.error_type) == (4, "MC"), v.explanation
+
+
+def test_a_formula_description_written_out_in_a_remark_is_the_givens_own_meaning(verifier: SymbolicVerifier) -> None:
+    givens = _givens("solenoid_stored_energy")
+    k = next(j for j, t in enumerate(givens) if t.startswith("km ="))
+    value = givens[k].split("(")[0].strip()
+    v = edited_verdict(verifier, "solenoid_stored_energy", {k + 1: f"{value} (the constant mu0/(4*pi))"})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(verifier, "solenoid_stored_energy", {k + 1: f"{value} (the number of turns)"})
+    assert (v.error_step, v.error_type) == (k + 1, "MC"), v.explanation

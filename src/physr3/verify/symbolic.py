@@ -191,7 +191,8 @@ What is checked, and the type of a failure:
   `symbolic_meaning`; the kind check reads a value without the remark after it and takes "at constant pressure" in
   the problem as a process, not as the wording of a value (`misnamed_kind`); an "(in UNIT units)" remark of another
   kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`); a given "t = 0 (time)" where
-  the problem writes "at t = 0" restates its starting condition (`_ZERO_CONDITION`).
+  the problem writes "at t = 0" restates its starting condition (`_ZERO_CONDITION`); a remark holding a given's
+  formula description ("(the constant mu0/(4*pi))") is its own meaning (`foreign_words`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the

@@ -519,6 +519,9 @@ class _Checker:
         said = self.meaning_words(name, label)
         if not said or said[1] or self.problem_words(name, said[0]):
             return None
+        own = re.sub(r"\s+", "", self.gt.descriptions.get(name, "")).lower()
+        if re.search(r"[/*()^]", own) and own in re.sub(r"\s+", "", label).lower():
+            return None  # "(the constant mu0/(4*pi))": a formula description written out, no word stems to share
         return said[0]
 
     def problem_words(self, name: str, words: str) -> bool:
