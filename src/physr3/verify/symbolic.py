@@ -182,6 +182,17 @@ What is checked, and the type of a failure:
   shares a word with; a <find> step giving a numbered name a value, its remark naming the target ("Q1 =
   1400 J (heat rejected)"), lists the unknown as given (MC). Tried and dropped (each made a dev/test/level-1 verdict worse): a step repeating the
   one before it word for word as an error; "SYMBOL (words) in UNIT: value" read as the symbol's statement.
+- Round seven, from the fourth round of real solutions (benchmarks/data/real_solutions/round4_test.jsonl, tuning
+  data since session 7); each rule in one sentence, details in the named module or function: the given
+  statements' letters, repeats and remarks are judged by `symbolic_givens` (a given repeated word for word, a
+  letter of another kind shown up by the solution itself, a problem-defined constant's letter with another value,
+  one letter for two values, a remark that is an expression of another kind, an unchecked equation of another
+  dimension than its words: CM), a given's words by their embedding against the record's descriptions by
+  `symbolic_meaning`; the kind check reads a value without the remark after it and takes "at constant pressure" in
+  the problem as a process, not as the wording of a value (`misnamed_kind`); an "(in UNIT units)" remark of another
+  kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`); a given "t = 0 (time)" where
+  the problem writes "at t = 0" restates its starting condition (`_ZERO_CONDITION`); a remark holding a given's
+  formula description ("(the constant mu0/(4*pi))") is its own meaning (`foreign_words`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -269,6 +280,7 @@ from physr3.verify.symbolic_checks import (
     option_digits,
     split_clauses,
 )
+from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 
 try:  # the registry is optional at import time (another module owns it)
@@ -368,6 +380,7 @@ class SymbolicVerifier:
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         checker.option_digits = option_digits(options)
+        statements = GivenStatements(gt, question)  # round seven: letters and repeats of given statements
         findings: list[Finding] = []
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)
@@ -403,6 +416,8 @@ class SymbolicVerifier:
                 finding = checker.foreign_principle(step.text)
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
+            elif tag == "given" and statements.check(step.text, i) is not None:  # `V = 301 K`, a repeated given
+                finding = statements.last
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # a <given> step that goes on over lines below its "Step k:" line ("Step 1: m1 = 22 kg" then
                 # "m2 (mass of the beam) = 38 kg"): each line is a given statement of that step, checked in turn
@@ -456,7 +471,8 @@ class SymbolicVerifier:
                         (s.number if numbered else j + 1) == first_fail.step), len(steps))
         if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
             j = unchecked[0]
-            first_fail = Finding(unchecked_numbers[0], "fail", UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE"),
+            etype = "CM" if misdescribed_equation(checker, steps[j].text) else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
+            first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
                                  "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
                                  "counts such a step as the first error).", info={"check": "unchecked",
                                                                                    "tag": steps[j].tag})
@@ -525,6 +541,10 @@ class SymbolicVerifier:
         for clause in clauses:
             if tag == "given" and "=" in clause and _in_question(clause, checker.question):
                 checker.decided = True  # "I = 0.5 M R^2": the problem's own formula, restated
+                continue
+            zero = _ZERO_CONDITION.fullmatch(clause) if tag == "given" else None
+            if zero and re.search(rf"(?<![\w.]){re.escape(zero.group(1))}\s*=\s*0(?![\w]|\.\d)", checker.question):
+                checker.decided = True  # "t = 0 (time)" for "... at t = 0": the problem's starting condition
                 continue
             decided, checker.decided = checker.decided, False
             f = checker.check_clause(clause, tag)
@@ -788,6 +808,8 @@ class SymbolicVerifier:
                                 nodes=list(readings))
 
 
+# "t = 0 (time)": a symbol set to zero, a remark allowed
+_ZERO_CONDITION = re.compile(r"\s*([A-Za-zα-ωΑ-Ω]\w{0,5})\s*=\s*0\s*(?:\([^()]*\))?\s*[.;]?\s*")
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
 # a given written as a function of a value set to another value ("T(299 K) = 954 K"): garbled data
 _VALUE_OF_VALUE = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)[^()=]*\)\s*=\s*[-+]?\.?\d[^=,;]*")
@@ -873,13 +895,14 @@ def _unit_remark_clash(said: str) -> re.Match | None:
     """A given stating one value with a unit and, in a remark "(in UNIT)", another unit that pint reads
     and that is not the one written ("40 deg above the horizontal (in radians)"): the value's unit is
     misread (MC), the match; None otherwise (no unit written, or the same unit)."""
-    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+)\s*\)", said)
+    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+?)(?:\s+units?)?\s*\)", said)  # "(in m^2/C^2 units)" too
     value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
     if not remark or not value or value.start() > remark.start():
         return None
     written, asked = mp.pint_unit(value.group(1).replace("^", "**")), mp.pint_unit(remark.group(1).replace("^", "**"))
-    if written is None or asked is None or abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor):
-        return None
+    if written is None or asked is None or (abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor)
+                                            and mp.same_dim(written.dim, asked.dim)):
+        return None  # the same unit; N*m^2/C^2 "(in m^2/C^2 units)" has the same SI factor but another kind
     return remark
 
 

@@ -519,6 +519,9 @@ class _Checker:
         said = self.meaning_words(name, label)
         if not said or said[1] or self.problem_words(name, said[0]):
             return None
+        own = re.sub(r"\s+", "", self.gt.descriptions.get(name, "")).lower()
+        if re.search(r"[/*()^]", own) and own in re.sub(r"\s+", "", label).lower():
+            return None  # "(the constant mu0/(4*pi))": a formula description written out, no word stems to share
         return said[0]
 
     def problem_words(self, name: str, words: str) -> bool:
@@ -1062,13 +1065,17 @@ class _Checker:
         power; "n = 4.67 mol (molar mass of the gas)"; "m1 = 8.36 uC (rest mass of the first charge)"):
         the number was read as the wrong quantity, MC. The noun is the first of `_KIND_NOUNS` in the
         words (longest phrase first), not one followed by a word that changes its kind ("energy per",
-        "charge density", "time constant"); a noun the given's own description holds is never judged."""
+        "charge density", "time constant"); a noun the given's own description holds is never judged, nor
+        one the problem writes around the value unless it names a process there ("at constant pressure from
+        290 K": 290 K is no pressure). A remark after the value ("20 V (emf)") is no factor of it."""
         plain = re.sub(r"\(\s*[a-z]\s*\)", " ", mp.normalize(_strip_tags(text)))  # list labels "(a)": no factor
         numbers = list(_LONE_NUMBER.finditer(plain))
         if len(numbers) != 1:
             return None
         start = numbers[0].start()
-        node = next((n for n in self.readings(plain[start:], "rhs") if n[0] == "qty" and not mp.variables(n)), None)
+        # a remark after the value ("20 V (emf)", "290 K (K)") is no factor of it; "J/(kg*K)" keeps its parentheses
+        value_text = re.sub(r"\s\([^()]*\)", " ", plain[start:])
+        node = next((n for n in self.readings(value_text, "rhs") if n[0] == "qty" and not mp.variables(n)), None)
         if node is None:
             return None
         got = mp.dimension(node, self.dims)
@@ -1084,8 +1091,9 @@ class _Checker:
         if noun is None:
             return None
         phrase, dim = noun
+        process = re.search(rf"\bconstant {re.escape(phrase)}", self.question.lower())  # "at constant pressure"
         if mp.same_dim(dim, got) or any(phrase in self.gt.descriptions.get(s, "").lower()
-                                        or self.problem_words(s, phrase) for s in fits):
+                                        or (self.problem_words(s, phrase) and not process) for s in fits):
             return None  # ... or the problem's own words around it ("a field of 1.3 T perpendicular to its velocity")
         s = fits[0]
         said = plain[start:numbers[0].end() + (unit.end() if unit else 0)].strip()

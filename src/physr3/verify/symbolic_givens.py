@@ -1,0 +1,364 @@
+"""Given statements judged by their letter and by what the solution stated before: checks the walk in
+`physr3.verify.symbolic` runs on every step in given position before the value checks of
+`symbolic_checks`.
+
+Round seven, from the fourth round of real solutions (benchmarks/data/real_solutions/round4_test.jsonl, tuning
+data since session 7); each rule in one sentence, details in the named method:
+- a letter that is no symbol of the problem and conventionally names quantities of other kinds than its
+  value's unit is MC when the solution shows it knows better: the letter (with any index) held a value
+  of its own kind before (`VAB3 = 219 kPa` after `VAB = 1.4 L`, `letter_two_kinds`), or the value is
+  stated again under a letter of its kind (`V = 301 K`, then `T = 301 K`: MC at the first, `repeat`);
+- a constant's letter the problem itself defines with a value ("Taking c = 3e8 m/s") written with a value that is
+  not that one (`c = 2.04e8 m/s`, "the acceleration due to the lift (g) is 3.4 m/s^2") is MC
+  (`defined_letter`);
+- one letter written with two different values of one kind among the givens (`L = 1.3 m` after
+  `L = 3.01 m and M = 22 kg`) is MC at the second (`two_values`, `clauses`);
+- a given's words that name another quantity of its kind, by sentence embeddings, are MC (`meaning`, see
+  `symbolic_meaning`);
+- a remark after a given's value that is an expression of the problem's given symbols of another kind
+  than the value (`h = 6.63e-34 J*s (h/c)`) is MC (`expression_symbol`);
+- a given statement that repeats an earlier one word for word, stating its value more often than the
+  problem does, is MC at the first repeat: the solution is looping over its givens (`repeat`; a
+  reminder of a given inside a later computation is no given statement and is not judged here);
+- an unchecked step blamed under `verifier.symbolic_unchecked=error` that writes a symbolic equation whose
+  words describe a quantity of another dimension than its expression (`w = h/m (wavelength of the
+  particle)`) is CM, a wrong equation being CM wherever it is written (`misdescribed_equation`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from physr3 import quantity as mp
+from physr3.verify.symbolic_checks import Finding
+from physr3.verify.symbolic_meaning import WordsMatcher, one_value
+
+_NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_SYMBOL = r"[A-Za-zα-ωΑ-Ωλ][A-Za-z0-9_]{0,6}"
+# a unit: letters and the signs of a compound unit, up to a space, a remark or the end
+_UNIT = r"(?:[A-Za-zμΩ°][A-Za-z0-9μΩ°/*^.()\-]*)?"
+# "X = 2.0 kg ...", "X: 2.0 kg"
+_LETTER_FIRST = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*[=:]\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
+# "The acceleration of the lift (g) is 3.4 m/s^2.", "Mass (m) = 2 kg", "Mass (m): 2 kg"
+_WORDS_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\(\s*(?P<sym>{_SYMBOL})\s*\)\s*"
+                           rf"(?:=|:|is|equals)\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
+# a bare value "7.29 cm" (a given line with no name)
+_BARE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})\s*[.;]?\s*$")
+# the problem defining a letter with a value: "Taking g = 9.8 m/s^2", "c = 3e8 m/s"
+_DEFINED = re.compile(rf"(?<![\w.])(?P<sym>{_SYMBOL})\s*=\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})")
+_TAGS = re.compile(r"<\s*/?\s*[a-z_]+\s*>?", re.IGNORECASE)
+
+# letters that stand for quantities of a few kinds whatever the problem (the units of those kinds); a
+# letter that is a symbol of the problem is read as the problem defines it and is not judged here
+_LETTER_KINDS: dict[str, tuple[str, ...]] = {
+    "t": ("s",), "m": ("kg",), "v": ("m/s",), "u": ("m/s",), "F": ("N",),
+    "V": ("m^3", "V"), "T": ("K", "N", "s"), "L": ("m", "H", "kg*m^2/s"), "R": ("ohm", "m", "J/(mol*K)"),
+    "P": ("Pa", "W"), "p": ("Pa", "kg*m/s"), "E": ("J", "V/m", "Pa", "V"), "I": ("A", "W/m^2", "kg*m^2", "N*s"),
+    "C": ("F", "J/K", "J/(kg*K)", "J/(mol*K)"), "f": ("Hz", "m"), "Q": ("C", "J"), "q": ("C", "J"),
+    "B": ("T",), "g": ("m/s^2",), "a": ("m/s^2",), "h": ("m", "J*s"), "d": ("m",), "x": ("m",), "y": ("m",),
+    "l": ("m",), "r": ("m",), "W": ("J", "N"), "U": ("J",), "A": ("m^2",), "c": ("m/s", "J/(kg*K)"),
+    "λ": ("m",), "lambda": ("m",), "N": ("", "mol", "N"), "n": ("", "mol"),
+}
+# a letter with an index: digits, "_anything", or capitals naming states or points ("VAB3", "PAB")
+_INDEXED = re.compile(r"(?P<base>lambda|λ|[A-Za-z])(?:\d+|_\w+|[A-Z]{1,3}\d*)?")
+_REL = 0.02  # two values of one quantity differ by more than this (the verifier's value_rel)
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One value stated in a given step: its letter (or None), the number as written, its unit (as
+    written), its SI value and dimension (None when the unit is not understood)."""
+
+    letter: str | None
+    number: float
+    unit: str
+    si: float
+    dim: mp.Dim | None
+    text: str
+
+
+def _unit_info(unit: str) -> tuple[str, float, mp.Dim | None]:
+    """The unit as written (trailing punctuation and an unbalanced ')' cut off), its SI factor and
+    dimension; factor 1 and no dimension when it is not understood (a word such as "protons")."""
+    unit = unit.rstrip(".,;:")
+    while unit.endswith(")") and unit.count(")") > unit.count("("):
+        unit = unit[:-1]
+    if not unit:
+        return "", 1.0, mp.DIMLESS
+    info = mp.pint_unit(unit.replace("^", "**"))
+    if info is None:
+        return unit, 1.0, None
+    return unit, info.factor, info.dim
+
+
+def read_statement(text: str) -> Statement | None:
+    """The one value a given line states, with its letter: "X = 2 kg (remark)", "words (X) is 2 kg", or a
+    bare "2 kg"; None for anything else (several values, prose, an expression)."""
+    line = _TAGS.sub(" ", text).strip()
+    m = _WORDS_LETTER.match(line) or _LETTER_FIRST.match(line) or _BARE.match(line)
+    if m is None:
+        return None
+    rest = m.groupdict().get("rest") or ""
+    if re.search(_NUMBER, re.sub(r"\([^()]*\)", " ", rest)) and re.search(r"[=*/+]|\d", rest.split("(")[0]):
+        return None  # "X = 2 kg * 3 m": an expression, not one stated value
+    unit, factor, dim = _unit_info(m.group("unit"))
+    try:
+        number = float(m.group("num"))
+    except ValueError:
+        return None
+    return Statement(m.groupdict().get("sym"), number, unit, number * factor, dim, line)
+
+
+def _close(a: float, b: float, rel: float = _REL) -> bool:
+    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+
+
+def _same_kind(a: mp.Dim | None, b: mp.Dim | None) -> bool:
+    return a is None or b is None or mp.same_dim(a, b)
+
+
+class GivenStatements:
+    """The given statements of one solution, in the order written, and the checks of round seven on a
+    new one (see the module docstring)."""
+
+    def __init__(self, gt, question: str = ""):
+        self.gt = gt
+        self.question = question or ""
+        self.seen: list[tuple[int, Statement]] = []  # (step index, statement) of the passing given steps
+        self.last: Finding | None = None  # the failure `check` returned last
+        self.parts: list[Statement] = []  # statements of lines with several (for `two_values` only)
+        self.symbols = set(gt.units) | set(gt.names)
+        self.defined = {k: v for k, v in self._defined(self.question).items() if k in gt.fixed}
+        self.words = WordsMatcher(gt)
+        self.question_numbers = [float(x) for x in re.findall(rf"(?<![\w.]){_NUMBER}", self.question)
+                                 if _is_float(x)]
+
+    @staticmethod
+    def _defined(question: str) -> dict[str, Statement]:
+        """Letters the problem defines with a value ("Taking c = 3e8 m/s"): letter -> that value."""
+        out: dict[str, Statement] = {}
+        for m in _DEFINED.finditer(question):
+            unit, factor, dim = _unit_info(m.group("unit"))
+            if _is_float(m.group("num")):
+                number = float(m.group("num"))
+                out.setdefault(m.group("sym"), Statement(m.group("sym"), number, unit, number * factor, dim, m.group(0)))
+        return out
+
+    def check(self, text: str, i: int) -> Finding | None:
+        """The first round-seven failure of step `i` in given position, else None (and the statement is
+        remembered for the steps after it)."""
+        s = read_statement(text)
+        self.last = None
+        if s is None:
+            self.last = self.meaning(text) or self.clauses(text, i)
+            return self.last
+        finding = self.defined_letter(s) or self.letter_two_kinds(s) or self.two_values(s) or \
+            self.expression_symbol(s) or self.repeat(s) or self.meaning(text)
+        self.last = finding
+        if finding is None:
+            self.seen.append((i, s))
+        return finding
+
+    def letter_fits(self, letter: str | None, dim: mp.Dim | None) -> bool | None:
+        """Whether a value of dimension `dim` fits what `letter` conventionally names (a letter of the
+        problem also what the problem names by it and by its letter with an index); None: not known."""
+        if not letter or dim is None:
+            return None
+        m = _INDEXED.fullmatch(letter)
+        kinds = _LETTER_KINDS.get(m.group("base")) if m else None
+        if kinds is None or self._problem_symbol(letter):
+            return None
+        dims = [_unit_info(u)[2] for u in kinds]
+        dims += [d for sym, d in self.gt.dims.items() if sym[:1] == m.group("base")[:1] and d is not None]
+        return any(d is not None and mp.same_dim(d, dim) for d in dims)
+
+    def letter_two_kinds(self, s: Statement) -> Finding | None:
+        """`VAB3 = 219 kPa` after `VAB = 1.4 L`: a letter (with any index) that held a value of its own
+        kind now holds one of a kind it does not name."""
+        if not s.letter or not s.unit or self.letter_fits(s.letter, s.dim) is not False:
+            return None
+        base = _INDEXED.fullmatch(s.letter).group("base")
+        for _, e in self.seen:
+            m = _INDEXED.fullmatch(e.letter or "")
+            if m and m.group("base") == base and self.letter_fits(e.letter, e.dim) and e.unit:
+                return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit} after {e.text[:40]}: "
+                               f"the letter {base} names that kind of quantity, not this value's.",
+                               info={"check": "given_letter_kind", "symbol": s.letter})
+        return None
+
+    def defined_letter(self, s: Statement) -> Finding | None:
+        """`c = 2.04e8 m/s` where the problem says "Taking c = 3e8 m/s": the problem's own constant's
+        letter with a value that is not the one the problem gives it (as written or in SI)."""
+        d = self.defined.get(s.letter or "")
+        if d is None or not _same_kind(s.dim, d.dim):
+            return None
+        if _close(s.si, d.si) or _close(s.number, d.number):
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, but the problem defines "
+                       f"{d.text.strip()}: the value belongs to another quantity.",
+                       info={"check": "given_defined_letter", "symbol": s.letter})
+
+    def two_values(self, s: Statement) -> Finding | None:
+        """`L = 1.3 m` after `L = 3.01 m`: one letter for two different values of one kind."""
+        if not s.letter:
+            return None
+        for e in [e for _, e in self.seen] + self.parts:
+            if e.letter == s.letter and e.dim is not None and s.dim is not None and mp.same_dim(e.dim, s.dim) \
+                    and not _close(e.si, s.si):
+                return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit} after {e.text[:40]}: one "
+                               f"symbol for two quantities.", info={"check": "given_two_values", "symbol": s.letter})
+        return None
+
+    def _repeats(self, s: Statement, seen: list[Statement]) -> list[Statement]:
+        """The earlier statements `s` states again, when it states its value once more than the problem
+        does (two charges of 5.87 uC may be stated twice); else []."""
+        same = [e for e in seen if _close(e.si, s.si, 1e-9) and (e.dim is None) == (s.dim is None)
+                and _same_kind(e.dim, s.dim)]
+        allowed = max(1, sum(1 for x in self.question_numbers if _close(x, s.number, 1e-9)))
+        return same if len(same) >= allowed else []
+
+    def repeat(self, s: Statement) -> Finding | None:
+        """`R = 79.1 ohm` again, word for word: a value stated once more than the problem states it starts
+        a loop of repeated givens. When the earlier statement gave the value, without words, a letter of
+        another kind and this one a letter of its kind, neither the problem's symbol (`V = 301 K`, then
+        `T = 301 K`), the earlier one is the error (the older labels accept `v = 41.2 cm` before the
+        problem's own `r = 41.2 cm`). A restatement under another letter
+        or with other words is not judged here: the older labels read `v0 = 15 m/s` after `v = 15 m/s`
+        as a relabelling (see the History of benchmarks/data/real_solutions/README.md)."""
+        same = self._repeats(s, [e for _, e in self.seen])
+        if not same:
+            return None
+        first = same[0]
+        index = next(j for j, e in self.seen if e is first)
+        if self.letter_fits(first.letter, first.dim) is False and self.letter_fits(s.letter, s.dim) and \
+                not _has_words(first):  # "n = 17 cm (separation)": words make the letter a label
+            return Finding(0, "fail", "MC", f"writes {first.text[:40]}, a value of another kind than {first.letter} "
+                           f"names (the solution then writes {s.text[:40]}).",
+                           info={"check": "given_letter_kind", "symbol": first.letter, "step_index": index})
+        if _plain(s.text) != _plain(first.text):
+            return None
+        return Finding(0, "fail", "MC", f"states {s.text[:40]} again, word for word: the givens are repeated, "
+                       f"not used.", info={"check": "given_repeat", "symbol": s.letter})
+
+    def clauses(self, text: str, i: int) -> Finding | None:
+        """A line of several statements ("L = 3.01 m and M = 22 kg"): each is remembered for `two_values`
+        (and judged by it), none for `repeat` (a word-for-word repeat is of a whole line)."""
+        parts = [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
+        if len(parts) < 2:
+            return None
+        for p in parts:
+            finding = self.two_values(p)
+            if finding is not None:
+                return finding
+        self.parts += parts
+        return None
+
+    def expression_symbol(self, s: Statement) -> Finding | None:
+        """`h = 6.63e-34 J*s (h/c)`: a remark after the value that is a product or quotient of the problem's
+        given symbols (no symbol itself) whose dimension is not the value's. The symbol before the value
+        (`Work function (hc): 2.39 eV`) is not judged: the older labels accept it (item-004)."""
+        if s.dim is None:
+            return None
+        for said in re.findall(r"\(\s*([^()]*?)\s*\)", s.text.split(s.unit, 1)[-1] if s.unit else s.text):
+            dim = self._expression_dim(said)
+            if dim is not None and not mp.same_dim(dim, s.dim):
+                return Finding(0, "fail", "MC", f"writes {s.number:g} {s.unit} as {said}, an expression of the problem's "
+                               f"symbols of another kind than the value: the value is misnamed.",
+                               info={"check": "given_expression_symbol", "symbol": s.letter})
+        return None
+
+    def _expression_dim(self, said: str) -> mp.Dim | None:
+        """The dimension of "hc" or "h/c" read as a product/quotient of two or more given symbols; None when
+        it is a symbol of the problem itself or not made of given symbols only."""
+        said = said.replace(" ", "")
+        if not said or self._problem_symbol(said) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_*/]*", said):
+            return None
+        tokens = re.findall(r"[*/]|[A-Za-z][0-9_]*", said) if re.search(r"[*/]", said) else list(said)
+        names = [t for t in tokens if t not in "*/"]
+        if len(names) < 2 or not all(n in self.gt.givens and self.gt.dims.get(n) is not None for n in names):
+            return None
+        total, sign = [0.0] * len(mp.DIMLESS), 1
+        for t in tokens:
+            if t in "*/":
+                sign = -1 if t == "/" else 1
+                continue
+            total = [a + sign * b for a, b in zip(total, self.gt.dims[t])]
+            sign = 1
+        return tuple(total)
+
+    def meaning(self, text: str) -> Finding | None:
+        """"The thickness of the film is 97.2 nm (wavelength)": the one value of a given line is the value
+        of one given, and its words name another quantity of that kind (`symbolic_meaning`)."""
+        value = one_value(_TAGS.sub(" ", text))
+        if value is None:
+            return None
+        unit, factor, dim = _unit_info(value[1])
+        si = value[0] * factor
+        own = [g for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), si, 0.005)
+               and _same_kind(dim, self.gt.dims.get(g))]
+        said = read_statement(text)
+        if len(own) != 1 or (said and said.letter in self.gt.givens and said.letter != own[0]):
+            return None  # another given's letter with this value: a swap or a label, judged in symbolic_checks
+        found = self.words.misnamed(_TAGS.sub(" ", text), own[0])
+        if found is None:
+            return None
+        phrase, other, _ = found
+        return Finding(0, "fail", "MC", f"calls {value[0]:g} {unit} the \"{phrase}\", which describes {other} "
+                       f"({self.gt.descriptions.get(other, '')}); the value is {own[0]} "
+                       f"({self.gt.descriptions.get(own[0], '')}).", info={"check": "given_words", "symbol": own[0]})
+
+    def _problem_symbol(self, letter: str) -> bool:
+        return letter in self.symbols or mp.canonical_name(letter) in self.symbols or \
+            letter.lower() in {x.lower() for x in self.symbols}
+
+
+# "NAME = expression (words)": symbols and operators only, then a remark
+_SYMBOLIC_EQUATION = re.compile(r"^\s*(?P<lhs>[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*=\s*(?P<rhs>[A-Za-zα-ωΑ-Ω0-9_*/+^\s-]+?)"
+                                r"\s*\((?P<words>[A-Za-z][^()]*)\)\s*[.;]?\s*$")
+
+
+def misdescribed_equation(checker, text: str) -> bool:
+    """`w = h/m (wavelength of the particle)`: a symbolic equation whose words describe a quantity of the
+    problem and whose expression has another dimension than that quantity (a wrong relation)."""
+    m = _SYMBOLIC_EQUATION.match(_TAGS.sub(" ", text))
+    if m is None or not re.search(r"[*/+^-]", m.group("rhs")):
+        return False
+    meant = checker.described(m.group("words")) or _head_meant(checker.gt, m.group("words"))
+    want = checker.dims.get(meant) if meant else None
+    if want is None:
+        return False
+    for node in checker.readings(m.group("rhs"), "rhs"):
+        got = mp.dimension(node, checker.dims) if mp.variables(node) else None
+        if got is not None:
+            return not mp.same_dim(got, want)
+    return False
+
+
+def _head_meant(gt, words: str) -> str | None:
+    """The one quantity of the problem whose description holds the head word of `words` (its first
+    content word: "wavelength" of "wavelength of the particle"), else None."""
+    head = next((w.lower() for w in re.findall(r"[A-Za-z]{3,}", words) if w.lower() not in {"the", "and"}), None)
+    if head is None:
+        return None
+    found = [sym for sym, desc in gt.descriptions.items() if head in re.findall(r"[a-z]+", desc.lower())]
+    return found[0] if len(found) == 1 else None
+
+
+def _has_words(s: Statement) -> bool:
+    """Whether a statement says in words what its value is (beyond its letter and unit)."""
+    rest = s.text.replace(s.letter or "", " ", 1).replace(s.unit, " ", 1) if s.unit else s.text
+    return bool(re.search(r"[A-Za-z]{2,}", rest))
+
+
+def _plain(text: str) -> str:
+    """A statement as compared word for word: case, spacing and end punctuation aside."""
+    return re.sub(r"\s+", " ", text).strip(" .;,").lower()
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
