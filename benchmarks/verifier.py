@@ -36,10 +36,11 @@ its first step and type). Printed, all from this one run:
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets set when the verifier was built: step >= 95%, type >= 90%, ground truth passed >= 99%.
 
-The real set (`--real`, default `benchmarks/data/real_solutions/round4_test.jsonl`, the newest round: 158 real
-solutions of the demo's Stage 1 model on new problems of all 76 families, plus 16 reworded ground truths; it had
-its one held-out measurement in session 6, after the last verifier change). `dev.jsonl`, `test.jsonl`,
-`level1_test.jsonl` and `round3_test.jsonl` are tuning data (each had its one held-out measurement): pass one of
+The real set (`--real`, default `benchmarks/data/real_solutions/round5_test.jsonl`, the newest round: 162 real
+solutions of the demo's Stage 1 and refine-trained models on new problems of all 76 families, plus 16 reworded
+ground truths; it had its one held-out measurement in session 7, after the last verifier change). `dev.jsonl`,
+`test.jsonl`, `level1_test.jsonl`, `round3_test.jsonl` and `round4_test.jsonl` are tuning data (each had its one
+held-out measurement), and so is round 5 from now on (its misses were read): pass one of
 them while changing the verifier, or `--real ""` for the injected set only; a verifier change needs a new
 labelled round to be measured honestly (skipped with a message when the file is absent):
 `physr3 verify` input lines with `label_error_step` (1-based, 0 = no error) and
@@ -71,7 +72,7 @@ from pathlib import Path
 from physr3.config import VerifierConfig
 from physr3.errors import UserError
 
-DEFAULT_REAL = "benchmarks/data/real_solutions/round4_test.jsonl"
+DEFAULT_REAL = "benchmarks/data/real_solutions/round5_test.jsonl"
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
 
 
