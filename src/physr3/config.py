@@ -140,13 +140,16 @@ class GenerationConfig(Checked):
     openvino_cache_gb: float = opt(4.0, "Disk budget of the OpenVINO export cache (one export per model and "
                                    "adapter evaluated, ~260 MB each for the embedded model): after a new export "
                                    "the least recently used exports beyond this many GB are removed. 0 = no limit.")
-    openvino_min_tokens: int = opt(8192, "eval under engine=auto: a condition on a benchmark whose items x "
+    openvino_min_tokens: int = opt(0, "eval under engine=auto: a condition on a benchmark whose items x "
                                    "max_new_tokens is below this keeps the transformers engine (OpenVINO's export "
                                    "and self-check of a new model or adapter, a few seconds, are then not paid). "
-                                   "0 = off. The demo's eval (3 conditions x 12 items x 512, below it) measured 85 s "
-                                   "with OpenVINO against 115 s with transformers in one quiet sitting, but with 0 an "
-                                   "OpenVINO generate call hung in a tiny-model eval test (tests/report), not yet "
-                                   "understood: 8192 stays until it is.")
+                                   "0 = off: the demo's eval (3 conditions x 12 items x 512) measured 85 s with "
+                                   "OpenVINO against 115 s with transformers in one quiet sitting.")
+    openvino_stall_s: float = opt(120.0, "Watchdog of an OpenVINO generate call: when the process uses less than "
+                                  "1 s of CPU time for this many seconds while the call runs, the call is taken as "
+                                  "hung (one was seen once, at 0% CPU, in a CI run, and not reproduced), and this "
+                                  "and every later call of the engine go to the transformers engine, after one "
+                                  "warning line. 0 = no watchdog.")
 
     def problems(self) -> Iterator[tuple[str, str]]:
         if self.batch_size < 1:
@@ -155,6 +158,8 @@ class GenerationConfig(Checked):
             yield "openvino_cache_gb", f"{{key}}={self.openvino_cache_gb}: expected a number >= 0"
         if self.openvino_min_tokens < 0:
             yield "openvino_min_tokens", f"{{key}}={self.openvino_min_tokens}: expected an integer >= 0"
+        if self.openvino_stall_s < 0:
+            yield "openvino_stall_s", f"{{key}}={self.openvino_stall_s}: expected a number >= 0"
 
 
 @dataclass

@@ -194,6 +194,9 @@ def test_build_engine_exports_once_and_caches(tmp_path, tiny_model_dir) -> None:
     assert record.is_file()
     second = build_engine(cfg)
     assert second.gguf_path == gguf and __import__("os").stat(gguf).st_mtime_ns == mtime  # reused, not rewritten
+    # a hung call would hand over to the transformers engine over the same model, loaded then
+    stand_in = second.fallback()
+    assert isinstance(stand_in, TransformersEngine) and stand_in.model.name_or_path == tiny_model_dir
 
 
 def test_refine_rollout_engine_choice_and_the_gap_bound(tiny_model_dir, tiny_model, caplog) -> None:
@@ -215,6 +218,9 @@ def test_refine_rollout_engine_choice_and_the_gap_bound(tiny_model_dir, tiny_mod
     engine = rollout_engine(cfg, model, tokenizer)
     assert isinstance(engine, OpenVINOPolicyEngine) and engine.self_check.reference_dtype == "float32"
     assert engine.self_check.mean_abs_logp_gap <= cfg.generation.openvino_max_logp_gap
+    # after a hung call, the rollouts go to what the run would use without OpenVINO (the merged mirror here)
+    assert engine.engine.stall_seconds == cfg.generation.openvino_stall_s
+    assert isinstance(engine.engine.fallback(), MergedPolicyEngine)
     engine.close()
     cfg.generation.openvino_max_logp_gap = 0.0
     with pytest.raises(UserError, match="refusing to train"):
@@ -252,6 +258,7 @@ def test_engine_for_model_exports_per_adapter(tiny_model_dir, tiny_model, tmp_pa
     plain = engine_for_model(cfg, base, tokenizer)
     tuned = engine_for_model(cfg, merged, tokenizer, str(folder))
     assert isinstance(plain, OpenVINOEngine) and isinstance(tuned, OpenVINOEngine)
+    assert plain.fallback().model is base and tuned.fallback().model is merged  # each caller's own model
     assert plain.gguf_path != tuned.gguf_path
     # Fast precision (bf16 here) with a loose bound: the random tiny model's 64-token greedy agreement at f16
     # weights is a coin flip (5/8 seen). Each export's self-check was scored by the model it was built from:
@@ -360,3 +367,78 @@ def test_engine_for_model_under_auto_keeps_transformers_for_a_small_job(tiny_mod
     assert isinstance(engine_for_model(cfg, base, tokenizer, work_tokens=1000), OpenVINOEngine)
     cfg.generation.engine = "openvino"
     assert isinstance(engine_for_model(cfg, base, tokenizer, work_tokens=1), OpenVINOEngine)
+
+
+class _HungPipeline:
+    """Stands in for a pipeline whose `generate` never returns and uses no CPU: the hang seen once in CI cannot
+    be produced on demand with a real pipeline, so this one waits on an event (released after the test)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.release, self.calls = threading.Event(), 0
+
+    def generate(self, inputs, configs):
+        self.calls += 1
+        self.release.wait(60)
+        return []
+
+
+def _fresh_engine(tiny_model, tmp_path, stall_seconds: float) -> OpenVINOEngine:
+    model, tokenizer = tiny_model
+    path = tmp_path / "tiny-f16.gguf"
+    write_llama_gguf(model.config, model_tensors(model), tokenizer_metadata(tokenizer, model.config.vocab_size), path)
+    return OpenVINOEngine(path, tokenizer, precision="exact", stall_seconds=stall_seconds)
+
+
+def test_a_hung_generate_call_goes_to_the_fallback_after_one_warning(tiny_model, reference, tmp_path, caplog) -> None:
+    engine = _fresh_engine(tiny_model, tmp_path, stall_seconds=0.5)
+    hung = engine.pipe = _HungPipeline()
+    engine.fallback = lambda: reference
+    ids = [engine.encode(conv(q)) for q in QUESTIONS]
+    try:
+        with caplog.at_level(logging.WARNING, logger="physr3.models.openvino_engine"):
+            first = engine.generate_ids(ids, greedy())
+            second = engine.generate_ids(ids, greedy())
+    finally:
+        hung.release.set()
+    expected = [c.token_ids for c in reference.generate_ids(ids, greedy())]
+    assert [c.token_ids for c in first] == expected and [c.token_ids for c in second] == expected
+    assert hung.calls == 1 and engine.fallen_back is reference and engine.pipe is None
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warnings) == 1 and "taken as hung" in warnings[0] and "openvino_stall_s=0.5" in warnings[0]
+
+
+def test_a_hung_call_without_a_fallback_raises(tiny_model, tmp_path) -> None:
+    from physr3.models.openvino_engine import OpenVINOStalled
+
+    engine = _fresh_engine(tiny_model, tmp_path, stall_seconds=0.3)
+    hung = engine.pipe = _HungPipeline()
+    try:
+        with pytest.raises(OpenVINOStalled, match="CPU time"):
+            engine.generate([conv("Why?")], greedy())
+    finally:
+        hung.release.set()
+
+
+def test_a_working_call_longer_than_the_window_is_not_taken_as_hung(engine, tiny_model, tmp_path) -> None:
+    """The real pipeline, watched with a window several times shorter than the call: it uses CPU, so it runs
+    through, with the outputs of the unwatched call."""
+    import time
+
+    watched = _fresh_engine(tiny_model, tmp_path, stall_seconds=0.25)
+    watched.fallback = lambda: pytest.fail("a working call was taken as hung")
+    params = SamplingParams(max_new_tokens=480, temperature=0.7, seed=3)
+    watched.ignore_eos = engine.ignore_eos = True
+    engine.stall_seconds = 0  # the plain call, in the caller's thread
+    try:
+        start = time.monotonic()
+        ours = watched.generate([conv(q) for q in QUESTIONS] * 2, params)
+        seconds = time.monotonic() - start
+        plain = engine.generate([conv(q) for q in QUESTIONS] * 2, params)
+    finally:
+        watched.ignore_eos = engine.ignore_eos = False
+        engine.stall_seconds = 120.0
+    assert seconds > 2 * watched.stall_seconds, f"the call took {seconds:.2f} s: too short to test the watchdog"
+    assert watched.fallen_back is None
+    assert [c.token_ids for c in ours] == [c.token_ids for c in plain] and all(len(c.token_ids) == 480 for c in ours)

@@ -40,6 +40,13 @@ Deviations, measured with openvino-genai 2026.4.1:
   pool without bounding it and disables the release of the cache after a call (openvino.genai issue #4481).
 - Runtime LoRA adapters (`openvino_genai.Adapter`) on a GGUF-loaded pipeline were measured to have no effect
   (MEASUREMENTS.md), hence the merged re-export on every refresh.
+- A watchdog (`generation.openvino_stall_s`): `pipe.generate` runs in a worker thread (it releases the GIL) while
+  the caller watches the process's CPU time. A call during which the process uses less than 1 s of CPU for that
+  many seconds is taken as hung: one such call was seen once, at 0% CPU inside `pipe.generate`, in a CI run of a
+  tiny-model eval test, and was not reproduced (a full test suite and 20 repeated evals of that test's shape ran
+  through). Then this call and every later one go to the engine's `fallback` (the transformers engine its
+  builder gives it), after one warning line, instead of a run that waits forever. Also, Ctrl-C now interrupts a
+  long call at once (the caller waits in short joins instead of inside the C++ call).
 """
 
 from __future__ import annotations
@@ -51,7 +58,9 @@ import json
 import logging
 import os
 import random
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,6 +88,10 @@ class OpenVINOUnavailable(RuntimeError):
     """The OpenVINO engine cannot be used here (not installed, model not exportable, failed self-check)."""
 
 
+class OpenVINOStalled(OpenVINOUnavailable):
+    """A generate call made no progress for `generation.openvino_stall_s` seconds (see the module docstring)."""
+
+
 def openvino_available() -> tuple[bool, str]:
     """(usable, reason): openvino-genai importable."""
     if importlib.util.find_spec("openvino_genai") is None:
@@ -97,7 +110,8 @@ class OpenVINOEngine:
     """`Engine` over `openvino_genai.ContinuousBatchingPipeline` loaded from a GGUF file."""
 
     def __init__(self, gguf_path: str | os.PathLike, tokenizer: Any, precision: str = "fast",
-                 eos_ids: set[int] | None = None, threads: int = 0, prefix_caching: bool = True):
+                 eos_ids: set[int] | None = None, threads: int = 0, prefix_caching: bool = True,
+                 stall_seconds: float = 120.0):
         if precision not in PRECISIONS:
             raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, got {precision!r}")
         self.tokenizer = tokenizer
@@ -106,6 +120,12 @@ class OpenVINOEngine:
         self.prefix_caching = prefix_caching
         self.eos_ids = set(eos_ids) if eos_ids else ({tokenizer.eos_token_id} - {None})
         self.ignore_eos = False  # benchmarks only: decode to the token cap whatever the model emits
+        self.stall_seconds = stall_seconds  # 0: no watchdog
+        # Builds the engine that takes over after a hung call (the transformers engine over the same weights);
+        # None: the hung call raises OpenVINOStalled instead.
+        self.fallback: Callable[[], Any] | None = None
+        self.fallen_back: Any = None  # the engine every call goes to once a call hung
+        self._hung: list[tuple[threading.Thread, Any]] = []  # hung calls keep their pipeline: never freed
         self._ov_tokenizer = None
         self.pipe = None
         self.gguf_path = None
@@ -163,10 +183,19 @@ class OpenVINOEngine:
 
         if not prompts:
             return [], []
+        if self.fallen_back is not None:
+            return self.fallen_back.generate_ids(prompts, params), [None] * len(prompts)
         base_seed = params.seed if params.seed is not None else random.getrandbits(31)
         configs = [self._config(params, base_seed + i) for i in range(len(prompts))]
         inputs = [ov.Tensor(np.asarray([ids], dtype=np.int64)) for ids in prompts]
-        results = self.pipe.generate(inputs, configs)
+        try:
+            results = self._generate_watched(inputs, configs)
+        except OpenVINOStalled as exc:
+            if self.fallback is None:
+                raise
+            log.warning("physr3: %s; this and every later call of the engine use the transformers engine", exc)
+            self.fallen_back = self.fallback()
+            return self.fallen_back.generate_ids(prompts, params), [None] * len(prompts)
         completions, scores = [], []
         for ids, result in zip(prompts, results):
             generated = [int(t) for t in result.m_generation_ids[0]]
@@ -177,6 +206,41 @@ class OpenVINOEngine:
             completions.append(completion)
             scores.append(score)
         return completions, scores
+
+    def _generate_watched(self, inputs: list[Any], configs: list[Any]) -> Any:
+        """`pipe.generate` in a worker thread, watched through the process's CPU time (all threads): less than
+        1 s of it (a tenth of a shorter window) in `stall_seconds` raises OpenVINOStalled; the hung call keeps its
+        pipeline, the engine drops it."""
+        if not self.stall_seconds:
+            return self.pipe.generate(inputs, configs)
+        pipe, box = self.pipe, {}
+
+        def call() -> None:
+            try:
+                box["results"] = pipe.generate(inputs, configs)
+            except BaseException as exc:  # raised again in the caller's thread
+                box["error"] = exc
+
+        worker = threading.Thread(target=call, name="physr3-openvino-generate", daemon=True)
+        worker.start()
+        progress = min(1.0, self.stall_seconds / 10)  # CPU seconds that count as progress (1 s at the default)
+        cpu, since = time.process_time(), time.monotonic()
+        while True:
+            worker.join(min(5.0, self.stall_seconds / 4))
+            if not worker.is_alive():
+                break
+            now_cpu, now = time.process_time(), time.monotonic()
+            if now_cpu - cpu >= progress:
+                cpu, since = now_cpu, now
+            elif now - since >= self.stall_seconds:
+                self._hung.append((worker, pipe))
+                self.pipe = None
+                raise OpenVINOStalled(f"an OpenVINO generate call used {now_cpu - cpu:.2f} s of CPU time in "
+                                      f"{now - since:.0f} s (generation.openvino_stall_s={self.stall_seconds:g}): "
+                                      "taken as hung")
+        if "error" in box:
+            raise box["error"]
+        return box["results"]
 
     def _config(self, params: SamplingParams, seed: int) -> Any:
         import openvino_genai as og
@@ -422,9 +486,16 @@ def build_openvino_engine(cfg: Any) -> OpenVINOEngine:
     gguf = cached_gguf(cfg.model, path, load_fp32, budget_gb=gen.openvino_cache_gb)
     tokenizer = load_tokenizer(cfg.model, path)
     engine = OpenVINOEngine(gguf, tokenizer, gen.openvino_precision, _eos_for(path, tokenizer), gen.openvino_threads,
-                            gen.openvino_prefix_caching)
+                            gen.openvino_prefix_caching, gen.openvino_stall_s)
     _checked(engine, gguf, gen, lambda: load_fp32()[0])
+    engine.fallback = lambda: _transformers_engine(cfg, *load_model(cfg.model))
     return engine
+
+
+def _transformers_engine(cfg: Any, model: Any, tokenizer: Any) -> Any:
+    from physr3.models.engine import TransformersEngine
+
+    return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
 
 
 _LAST_ENGINE: list[tuple[str, OpenVINOEngine]] = []  # the last engine built for a given model: eval reuses it
@@ -448,13 +519,16 @@ def openvino_for_model(cfg: Any, model: Any, tokenizer: Any, adapter: str | None
     source_dtype = str(next(model.parameters()).dtype).removeprefix("torch.")
     gguf = cached_gguf(model_cfg, path, lambda: (model, tokenizer), source_dtype, cfg.generation.openvino_cache_gb)
     key = f"{gguf}:{cfg.generation.openvino_precision}:{cfg.generation.openvino_prefix_caching}"
-    if _LAST_ENGINE and _LAST_ENGINE[0][0] == key:
-        return _LAST_ENGINE[0][1]
-    _LAST_ENGINE.clear()
-    engine = OpenVINOEngine(gguf, tokenizer, cfg.generation.openvino_precision, _eos_for(path, tokenizer),
-                            cfg.generation.openvino_threads, cfg.generation.openvino_prefix_caching)
-    _checked(engine, gguf, cfg.generation, lambda: model)
-    _LAST_ENGINE.append((key, engine))
+    if _LAST_ENGINE and _LAST_ENGINE[0][0] == key and _LAST_ENGINE[0][1].fallen_back is None:
+        engine = _LAST_ENGINE[0][1]
+    else:
+        _LAST_ENGINE.clear()
+        engine = OpenVINOEngine(gguf, tokenizer, cfg.generation.openvino_precision, _eos_for(path, tokenizer),
+                                cfg.generation.openvino_threads, cfg.generation.openvino_prefix_caching,
+                                cfg.generation.openvino_stall_s)
+        _checked(engine, gguf, cfg.generation, lambda: model)
+        _LAST_ENGINE.append((key, engine))
+    engine.fallback = lambda: _transformers_engine(cfg, model, tokenizer)  # this caller's model object
     return engine
 
 
@@ -526,7 +600,8 @@ class OpenVINOPolicyEngine:
     the training model is never merged) and the pipeline reloaded. `refresh_seconds` records (write, load)."""
 
     def __init__(self, peft_model: Any, adapter_name: str, tokenizer: Any, precision: str = "fast",
-                 eos_ids: set[int] | None = None, threads: int = 0, prefix_caching: bool = True):
+                 eos_ids: set[int] | None = None, threads: int = 0, prefix_caching: bool = True,
+                 stall_seconds: float = 120.0):
         from physr3.models.gguf_export import (
             LlamaGGUFExporter,
             adapted_names,
@@ -551,7 +626,7 @@ class OpenVINOPolicyEngine:
         self.refresh_seconds: list[tuple[float, float]] = []
         self._version = self._weights_version()
         write_s = self._write()
-        self.engine = OpenVINOEngine(self.path, tokenizer, precision, eos_ids, threads, prefix_caching)
+        self.engine = OpenVINOEngine(self.path, tokenizer, precision, eos_ids, threads, prefix_caching, stall_seconds)
         self.refresh_seconds.append((write_s, self.engine.load_seconds[-1]))
 
     @property
@@ -575,7 +650,10 @@ class OpenVINOPolicyEngine:
         return time.perf_counter() - start
 
     def refresh(self, force: bool = False) -> bool:
-        """Re-export and reload if the adapter's weights changed (or `force`); True when it did."""
+        """Re-export and reload if the adapter's weights changed (or `force`); True when it did. Not after a
+        hung call: the transformers engine that took over samples the live weights."""
+        if self.engine.fallen_back is not None:
+            return False
         version = self._weights_version()
         if version == self._version and not force:
             return False
@@ -622,7 +700,7 @@ def policy_engine_or_none(cfg: Any, peft_model: Any, tokenizer: Any, adapter_nam
     try:
         engine = OpenVINOPolicyEngine(peft_model, adapter_name, tokenizer, gen.openvino_precision,
                                       _eos_for(resolve_model_path(cfg.model), tokenizer), gen.openvino_threads,
-                                      gen.openvino_prefix_caching)
+                                      gen.openvino_prefix_caching, gen.openvino_stall_s)
         peft_model.eval()
         check = run_self_check(engine.engine, peft_model)
     except (OpenVINOUnavailable, GGUFExportError, RuntimeError, OSError) as exc:

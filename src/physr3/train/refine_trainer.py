@@ -313,13 +313,17 @@ def rollout_engine(cfg: Config, model, tokenizer):
     from physr3.models.openvino_engine import policy_engine_or_none
     from physr3.train.adapters import POLICY
 
+    def without_openvino():
+        if cfg.train.merged_generation:
+            dtype = None if cfg.train.mirror_dtype == "model" else getattr(torch, cfg.train.mirror_dtype)
+            return MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size, dtype=dtype)
+        return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+
     engine = policy_engine_or_none(cfg, model, tokenizer, POLICY)  # None unless generation.engine=openvino/auto
-    if engine is not None:
-        return engine
-    if cfg.train.merged_generation:
-        dtype = None if cfg.train.mirror_dtype == "model" else getattr(torch, cfg.train.mirror_dtype)
-        return MergedPolicyEngine(model, POLICY, tokenizer, batch_size=cfg.generation.batch_size, dtype=dtype)
-    return TransformersEngine(model, tokenizer, batch_size=cfg.generation.batch_size)
+    if engine is None:
+        return without_openvino()
+    engine.engine.fallback = without_openvino  # takes over after a hung OpenVINO call (generation.openvino_stall_s)
+    return engine
 
 
 # Config keys a resumed run may change: where it runs, how long it runs, how it talks to services, and switches
@@ -327,7 +331,8 @@ def rollout_engine(cfg: Config, model, tokenizer):
 # key of the sections below must equal what the checkpoint recorded; data and adapter compare by content hash.
 _RESUME_FREE = {"run.name", "run.output_dir", "model.device", "model.cache_dir", "train.data", "train.sft_adapter",
                 "train.max_steps", "train.epochs", "train.checkpoint_every", "train.keep_checkpoints",
-                "generation.batch_size", "generation.openvino_prefix_caching", "train.shared_policy_pass",
+                "generation.batch_size", "generation.openvino_prefix_caching", "generation.openvino_stall_s",
+                "generation.openvino_min_tokens", "train.shared_policy_pass",
                 "verifier.concurrency", "verifier.max_retries", "verifier.timeout_s", "verifier.cache_path",
                 "verifier.api_key_env", "feedback.store_dir", "feedback.code_api_key_env", "feedback.code_timeout_s"}
 _RESUME_SECTIONS = ("run", "model", "generation", "lora", "train", "verifier", "reward", "feedback")
