@@ -198,8 +198,9 @@ def test_computed_symbol_holding_a_given_value_is_the_solutions_name_for_it(veri
 def test_value_repeated_as_an_invented_quantity_is_mc(verifier: SymbolicVerifier) -> None:
     v = edited_verdict(verifier, "atwood_tension", {3: "Mass of the pulley wheel: mp = 7.31 kg"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
-    relabelled = edited_verdict(verifier, "atwood_tension", {3: "m_A = 7.31 kg"})  # a new name, no new words
-    assert relabelled.error_step != 3, relabelled.explanation
+    # a new name, no new words: a repeat under another letter, an error at the first repeat (RUBRIC.md, session 7)
+    relabelled = edited_verdict(verifier, "atwood_tension", {3: "m_A = 7.31 kg"})
+    assert (relabelled.error_step, relabelled.details["check"]) == (3, "given_relabelled"), relabelled.explanation
 
 
 def test_conventional_letter_with_a_value_of_another_kind_is_mc(verifier: SymbolicVerifier) -> None:

@@ -380,7 +380,8 @@ class SymbolicVerifier:
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         checker.option_digits = option_digits(options)
-        statements = GivenStatements(gt, question)  # round seven: letters and repeats of given statements
+        statements = GivenStatements(gt, question, options)  # round seven: letters and repeats of given statements
+        statements.foresee([s.text for s in steps if s.tag == "given"])  # session 8: how the givens use letters
         findings: list[Finding] = []
         concept_steps = [(i, s) for i, s in enumerate(steps) if s.tag == "concept"]
         concept_fail = self._concept_failure(checker, concept_steps)

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_checks import Finding
-from physr3.verify.symbolic_meaning import WordsMatcher, one_value
+from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, one_value
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
-_SYMBOL = r"[A-Za-zα-ωΑ-Ωλ][A-Za-z0-9_]{0,6}"
+_SYMBOL = r"[A-Za-zα-ωΑ-Ωλ][A-Za-z0-9_]{0,9}"
 # a unit: letters and the signs of a compound unit, up to a space, a remark or the end
 _UNIT = r"(?:[A-Za-zμΩ°][A-Za-z0-9μΩ°/*^.()\-]*)?"
 # "X = 2.0 kg ...", "X: 2.0 kg"
@@ -47,6 +47,8 @@ _WORDS_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\(\
 _BARE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})\s*[.;]?\s*$")
 # the problem defining a letter with a value: "Taking g = 9.8 m/s^2", "c = 3e8 m/s"
 _DEFINED = re.compile(rf"(?<![\w.])(?P<sym>{_SYMBOL})\s*=\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})")
+# a symbol named without a value: "F: force", "F (force on the wall)"
+_NAMED_ONLY = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*(?::|\(|,|-)\s*[A-Za-z][A-Za-z ,'-]*\)?\s*[.;]?\s*$")
 _TAGS = re.compile(r"<\s*/?\s*[a-z_]+\s*>?", re.IGNORECASE)
 
 # letters that stand for quantities of a few kinds whatever the problem (the units of those kinds); a
@@ -122,12 +124,15 @@ class GivenStatements:
     """The given statements of one solution, in the order written, and the checks of round seven on a
     new one (see the module docstring)."""
 
-    def __init__(self, gt, question: str = ""):
+    def __init__(self, gt, question: str = "", options=()):
         self.gt = gt
         self.question = question or ""
         self.seen: list[tuple[int, Statement]] = []  # (step index, statement) of the passing given steps
         self.last: Finding | None = None  # the failure `check` returned last
         self.parts: list[Statement] = []  # statements of lines with several (for `two_values` only)
+        self.own_kind_letters: set[str] = set()  # letters the givens write with a value of their kind (`foresee`)
+        self.options = [o for o in map(read_statement, map(str, options or ())) if o is not None and o.dim is not None]
+        self.formula_letters = _formula_letters(self.question)
         self.symbols = set(gt.units) | set(gt.names)
         self.defined = {k: v for k, v in self._defined(self.question).items() if k in gt.fixed}
         self.words = WordsMatcher(gt)
@@ -151,10 +156,11 @@ class GivenStatements:
         s = read_statement(text)
         self.last = None
         if s is None:
-            self.last = self.meaning(text) or self.clauses(text, i)
+            self.last = self.target_listed(text) or self.meaning(text) or self.clauses(text, i)
             return self.last
-        finding = self.defined_letter(s) or self.letter_two_kinds(s) or self.two_values(s) or \
-            self.expression_symbol(s) or self.repeat(s) or self.meaning(text)
+        finding = self.defined_letter(s) or self.letter_two_kinds(s) or self.letter_elsewhere(s) or \
+            self.formula_letter(s) or self.two_values(s) or self.expression_symbol(s) or self.repeat(s) or \
+            self.relabelled(s) or self.option_value(s) or self.meaning(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
@@ -186,6 +192,61 @@ class GivenStatements:
                                f"the letter {base} names that kind of quantity, not this value's.",
                                info={"check": "given_letter_kind", "symbol": s.letter})
         return None
+
+    def target_listed(self, text: str) -> Finding | None:
+        """`F: force` in <given>: the quantity asked for, by its own symbol in the record and without a value,
+        listed among the givens (prose that lists it is judged in `symbolic_checks`)."""
+        m = _NAMED_ONLY.match(_TAGS.sub(" ", text))
+        target = self.gt.target
+        if m is None or not target or target in self.gt.givens or \
+                mp.canonical_name(m.group("sym")) != mp.canonical_name(target):
+            return None
+        return Finding(0, "fail", "MC", f"lists {m.group('sym')}, the quantity to be found, among the givens.",
+                       info={"check": "given_unknown", "symbol": target})
+
+    def foresee(self, texts: list[str]) -> None:
+        """Remember the letters the solution's given steps (all of them, later ones included) write with a
+        value of the kind the letter conventionally names, for `letter_elsewhere`."""
+        for text in texts:
+            for m in _DEFINED.finditer(_TAGS.sub(" ", text)):
+                unit, _, dim = _unit_info(m.group("unit"))
+                base = _INDEXED.fullmatch(m.group("sym"))
+                if unit and base and self.letter_fits(m.group("sym"), dim):
+                    self.own_kind_letters.add(base.group("base"))
+
+    def letter_elsewhere(self, s: Statement) -> Finding | None:
+        """`v = 2.96 us` where the solution's givens also write `v0 = 2.1 km/s`: a letter (any index) that
+        names another kind than its value's, written by the same solution elsewhere with a value of its
+        own kind, so the solution itself reads the letter by its convention (a lone odd letter, `T = 9.50 m`,
+        is left alone: older labels accept it)."""
+        if not s.letter or not s.unit or self.letter_fits(s.letter, s.dim) is not False or _has_words(s):
+            return None
+        base = _INDEXED.fullmatch(s.letter).group("base")
+        if base not in self.own_kind_letters:
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, though the solution writes {base} "
+                       f"elsewhere for the kind of quantity it names: the value is put under the wrong letter.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def formula_letter(self, s: Statement) -> Finding | None:
+        """`R = 15 deg` where the problem writes "I = 0.5 M R^2": a letter the problem's own formula uses,
+        conventionally of another kind than the value, names that formula's quantity, not this value."""
+        if not s.letter or s.letter not in self.formula_letters or not s.unit or \
+                self.letter_fits(s.letter, s.dim) is not False or _has_words(s):
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, but the problem uses {s.letter} in its "
+                       f"formula for another quantity: the value is put under the wrong letter.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def option_value(self, s: Statement) -> Finding | None:
+        """`V = 617 K` where an answer option is 617 K: an option's value, no value of the record (given or
+        computed, within 0.5%), stated as a given invents data from the answers."""
+        if s.dim is None or not any(mp.same_dim(o.dim, s.dim) and _close(o.si, s.si, 1e-6) for o in self.options):
+            return None
+        if any(_close(v, s.si, 0.005) for v in self.gt.instances[0].values() if isinstance(v, float)):
+            return None
+        return Finding(0, "fail", "MC", f"states {s.text[:40]}, the value of an answer option, as a given: no quantity "
+                       f"of the problem has it.", info={"check": "given_option_value", "symbol": s.letter})
 
     def defined_letter(self, s: Statement) -> Finding | None:
         """`c = 2.04e8 m/s` where the problem says "Taking c = 3e8 m/s": the problem's own constant's
@@ -241,6 +302,30 @@ class GivenStatements:
         return Finding(0, "fail", "MC", f"states {s.text[:40]} again, word for word: the givens are repeated, "
                        f"not used.", info={"check": "given_repeat", "symbol": s.letter})
 
+    def relabelled(self, s: Statement) -> Finding | None:
+        """`d = 220 pm` after `l = 220 pm`, `P3 = 129 kPa` after `P1 = 129 kPa`: a value stated again (after
+        unit conversion) under another letter or index is MC at the first such repeat, once the solution
+        has written it under more letters than the record has givens of that value (two charges of
+        5.87 uC may be q1 and q2). The settled rubric (RUBRIC.md, session 7) counts such a repeat as the
+        first error; older labels that read it as a relabelling are listed in the data README."""
+        if not s.letter or s.dim is None or s.si == 0:
+            return None
+        letters = {_letter_key(e.letter) for e in [e for _, e in self.seen] + self.parts
+                   if e.letter and e.dim is not None and mp.same_dim(e.dim, s.dim) and _close(e.si, s.si, 1e-6)}
+        letters.discard(_letter_key(s.letter))
+        if not letters or len(letters) + 1 <= self._record_count(s):
+            return None
+        return Finding(0, "fail", "MC", f"states {s.text[:40]}, a value already given under "
+                       f"{', '.join(sorted(letters))}: the givens are repeated under new letters, not used.",
+                       info={"check": "given_relabelled", "symbol": s.letter})
+
+    def _record_count(self, s: Statement) -> int:
+        """How many quantities the value may stand for: the record's givens of its kind with that value,
+        else the times the problem writes the number (at least one)."""
+        record = sum(1 for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), s.si, 1e-6)
+                     and _same_kind(s.dim, self.gt.dims.get(g)))
+        return record or max(1, sum(1 for x in self.question_numbers if _close(x, s.number, 1e-9)))
+
     def clauses(self, text: str, i: int) -> Finding | None:
         """A line of several statements ("L = 3.01 m and M = 22 kg"): each is remembered for `two_values`
         (and judged by it), none for `repeat` (a word-for-word repeat is of a whole line)."""
@@ -248,7 +333,7 @@ class GivenStatements:
         if len(parts) < 2:
             return None
         for p in parts:
-            finding = self.two_values(p)
+            finding = self.two_values(p) or self.letter_elsewhere(p)
             if finding is not None:
                 return finding
         self.parts += parts
@@ -300,13 +385,26 @@ class GivenStatements:
         said = read_statement(text)
         if len(own) != 1 or (said and said.letter in self.gt.givens and said.letter != own[0]):
             return None  # another given's letter with this value: a swap or a label, judged in symbolic_checks
-        found = self.words.misnamed(_TAGS.sub(" ", text), own[0])
+        plain = _TAGS.sub(" ", text)
+        found = self.words.misnamed(plain, own[0])
         if found is None:
-            return None
+            return self.modifier(plain, own[0], value, unit, said)
         phrase, other, _ = found
         return Finding(0, "fail", "MC", f"calls {value[0]:g} {unit} the \"{phrase}\", which describes {other} "
                        f"({self.gt.descriptions.get(other, '')}); the value is {own[0]} "
                        f"({self.gt.descriptions.get(own[0], '')}).", info={"check": "given_words", "symbol": own[0]})
+
+    def modifier(self, text: str, own: str, value: tuple[float, str], unit: str,
+                 said: Statement | None) -> Finding | None:
+        """Words that name the quantity a change is of, without the change ("27.2 K (temperature)" for the
+        temperature rise, `lost_change`): session 8, for what the embeddings cannot separate when the record
+        has no rival of that kind (the absolute quantity is no quantity of the problem)."""
+        desc = self.gt.descriptions.get(own, "")
+        phrase = lost_change(text, desc, said.letter if said else None)
+        if phrase is None:
+            return None
+        return Finding(0, "fail", "MC", f"calls {value[0]:g} {unit} the \"{phrase}\", but the value is {own} "
+                       f"({desc}).", info={"check": "given_words", "symbol": own})
 
     def _problem_symbol(self, letter: str) -> bool:
         return letter in self.symbols or mp.canonical_name(letter) in self.symbols or \
@@ -343,6 +441,25 @@ def _head_meant(gt, words: str) -> str | None:
         return None
     found = [sym for sym, desc in gt.descriptions.items() if head in re.findall(r"[a-z]+", desc.lower())]
     return found[0] if len(found) == 1 else None
+
+
+def _formula_letters(question: str) -> set[str]:
+    """The letters of the problem's own formulas ("I = 0.5 M R^2" -> I, M, R): both sides of an "=" whose
+    right side is an expression, not one value with its unit."""
+    out: set[str] = set()
+    for m in re.finditer(r"(?<![\w.])(?P<lhs>[A-Za-z]\w{0,3})\s*=\s*(?P<rhs>[^,;=]*?)(?=[,;]|\.\s|\.?$|\s(?:is|and|for)\s)",
+                         question):
+        rhs = m.group("rhs").strip()
+        if not re.search(r"[A-Za-z]", rhs) or re.fullmatch(rf"{_NUMBER}\s*{_UNIT}", rhs):
+            continue
+        out.add(m.group("lhs"))
+        out.update(re.findall(r"(?<![\w.])[A-Za-z](?:\d|_\w+)?(?![\w(])", rhs))
+    return out
+
+
+def _letter_key(letter: str) -> str:
+    """A letter as compared for a new name: its canonical spelling ("lambda" for "λ")."""
+    return mp.canonical_name(letter) or letter
 
 
 def _has_words(s: Statement) -> bool:

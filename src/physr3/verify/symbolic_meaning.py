@@ -127,6 +127,25 @@ class WordsMatcher:
         return None
 
 
+# words that make a quantity a change of another ("temperature rise", "increase in length")
+_CHANGE = frozenset("rise increase change difference drop decrease fall gain loss".split())
+
+
+def lost_change(text: str, description: str, letter: str | None) -> str | None:
+    """The phrase of a given line that names the quantity a change is of without the change ("27.2 K
+    (temperature)" for the temperature rise), when its own description is a change; None otherwise (also
+    when the letter says the change: ΔT, dT, delta_T)."""
+    own = set(re.findall(r"[a-z]+", description.lower()))
+    if not own & _CHANGE or (letter and re.match(r"(?:Δ|delta|Delta|d(?=[A-Z]))", letter)):
+        return None
+    heads = own - _CHANGE - _EMPTY
+    for phrase in phrases(text):
+        words = set(phrase.split())
+        if words & heads and not words & _CHANGE:
+            return phrase
+    return None
+
+
 def one_value(text: str) -> tuple[float, str] | None:
     """The one number of a line and the unit written after it ("" if none); None with no or several numbers."""
     found = list(re.finditer(rf"({_NUMBER})\s*((?:[A-Za-zμΩ°][A-Za-z0-9μΩ°/*^.()\-]*)?)", text))
