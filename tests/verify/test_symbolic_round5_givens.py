@@ -148,3 +148,40 @@ def test_an_option_that_is_a_value_of_the_problem_is_judged_as_that_value(verifi
     v = verifier.verify(*_with_givens("adiabatic_then_isochoric_monatomic", ["n = 2.5 mol", "T1 = 276 K", "T3 = 737 K"]))
     assert v.details.get("check") != "given_option_value", v.explanation
 
+
+# B5: a remark that gives the value a second unit, of another kind
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("L = 25.3 m (kg)", True),
+    ("L = 25.3 m (L in s)", True),
+    ("L = 25.3 m (K)", False),  # a lone letter: as often a name or a list label
+    ("L = 25.3 m (m)", False),  # the same unit again
+    ("L = 25.3 m (L)", False),  # the problem's symbol: a name
+    ("L = 25.3 m (length of the rail)", False),
+])
+def test_a_remark_with_a_unit_of_another_kind_is_mc(verifier: SymbolicVerifier, text: str, wrong: bool) -> None:
+    v = verifier.verify(*_with_givens("linear_thermal_expansion", [text, "dT = 14.8 K", "alpha = 1.2e-5 1/K"]))
+    found = (v.error_step, v.details.get("check")) == (1, "given_unit_remark")
+    assert found == wrong, v.explanation
+
+
+def test_a_strict_greek_letter_of_another_kind_is_mc_alone(verifier: SymbolicVerifier) -> None:
+    v = verifier.verify(*_with_givens("linear_thermal_expansion", ["L = 25.3 m", "ω = 14.8 K", "alpha = 1.2e-5 1/K"]))
+    assert (v.error_step, v.error_type, v.details["check"]) == (2, "MC", "given_letter_kind"), v.explanation
+
+
+@pytest.mark.parametrize("text,wrong", [
+    ("T1 = 868 K (the initial temperature)", True),  # a reservoir's temperature is no state of a process
+    ("T1 = 868 K (temperature of the hot reservoir)", False),
+])
+def test_a_reservoirs_temperature_called_initial_is_mc(verifier: SymbolicVerifier, text: str, wrong: bool) -> None:
+    v = verifier.verify(*_with_givens("carnot_engine_heat_rejected", [text, "TC = 373 K", "QH = 1500 J"]))
+    found = (v.error_step, v.details.get("check")) == (1, "given_words")
+    assert found == wrong, v.explanation
+
+
+def test_a_letter_written_again_in_the_other_case_is_no_new_letter(verifier: SymbolicVerifier) -> None:
+    v = verifier.verify(*_with_givens("projectile_range", ["v0 = 43.1 m/s", "theta = 55 deg", "g = 9.8 m/s^2",
+                                                           "V0 = 43.1 m/s (launch speed)"]))
+    assert v.details.get("check") != "given_relabelled", v.explanation

@@ -23,6 +23,21 @@ data since session 7); each rule in one sentence, details in the named method:
 - an unchecked step blamed under `verifier.symbolic_unchecked=error` that writes a symbolic equation whose
   words describe a quantity of another dimension than its expression (`w = h/m (wavelength of the
   particle)`) is CM, a wrong equation being CM wherever it is written (`misdescribed_equation`).
+
+Session eight, from the fifth round's misses (round5_test.jsonl, tuning data since session 8; classes of
+analysis/round5_misses_session7_verifier.md):
+- a value stated again (after unit conversion) under a new letter or index, beyond the record's givens of
+  that value, is MC at the first repeat, as the settled rubric says (`relabelled`, R1);
+- a letter of another kind than its value that the solution's givens also write for its own kind
+  (`v = 2.96 us`, `v0 = 2.1 km/s`), or a Greek letter of one strong convention (`ω = 190 mH`), is MC
+  (`letter_elsewhere`, B10); so is one the problem's own formula uses ("I = 0.5 M R^2": `R = 15 deg`,
+  `formula_letter`, B11);
+- an answer option's value that is no value of the record, stated as a given, is MC (`option_value`, B13);
+- the target, by its record symbol and without a value, listed among the givens is MC (`target_listed`, B14);
+- a change ("temperature rise") called by the bare name of what changes ("27.2 K (temperature)"), or a
+  temperature that is no state of a process (a reservoir's) called initial or final, is MC (`modifier`, B1);
+- a remark that is only a unit of another kind than the value's ("(h in m/s)", not a lone letter) is MC
+  (`unit_remark`, B5).
 """
 
 from __future__ import annotations
@@ -32,7 +47,7 @@ from dataclasses import dataclass
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_checks import Finding
-from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, one_value
+from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, lost_state, one_value
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _SYMBOL = r"[A-Za-zα-ωΑ-Ωλ][A-Za-z0-9_]{0,9}"
@@ -47,6 +62,8 @@ _WORDS_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\(\
 _BARE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})\s*[.;]?\s*$")
 # the problem defining a letter with a value: "Taking g = 9.8 m/s^2", "c = 3e8 m/s"
 _DEFINED = re.compile(rf"(?<![\w.])(?P<sym>{_SYMBOL})\s*=\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})")
+# a remark that is only a unit, or "h in m/s"
+_REMARK_UNIT = re.compile(r"\(\s*(?P<in>[A-Za-z]\w{0,3}\s+in\s+)?(?P<unit>[A-Za-zμΩ°][A-Za-z0-9μΩ°/*^]*)\s*\)")
 # a symbol named without a value: "F: force", "F (force on the wall)"
 _NAMED_ONLY = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*(?::|\(|,|-)\s*[A-Za-z][A-Za-z ,'-]*\)?\s*[.;]?\s*$")
 _TAGS = re.compile(r"<\s*/?\s*[a-z_]+\s*>?", re.IGNORECASE)
@@ -60,10 +77,14 @@ _LETTER_KINDS: dict[str, tuple[str, ...]] = {
     "C": ("F", "J/K", "J/(kg*K)", "J/(mol*K)"), "f": ("Hz", "m"), "Q": ("C", "J"), "q": ("C", "J"),
     "B": ("T",), "g": ("m/s^2",), "a": ("m/s^2",), "h": ("m", "J*s"), "d": ("m",), "x": ("m",), "y": ("m",),
     "l": ("m",), "r": ("m",), "W": ("J", "N"), "U": ("J",), "A": ("m^2",), "c": ("m/s", "J/(kg*K)"),
-    "λ": ("m",), "lambda": ("m",), "N": ("", "mol", "N"), "n": ("", "mol"),
+    "λ": ("m", "1/s", "W/(m*K)"), "lambda": ("m", "1/s", "W/(m*K)"), "N": ("", "mol", "N"), "n": ("", "mol"),
+    "ω": ("rad/s",), "omega": ("rad/s",),
 }
+# Greek letters whose convention is strong enough that one written with a value of another kind is misread
+# even alone (older labels accept a lone Latin letter of another kind, `v = 462 nm`; none such a Greek one)
+_STRICT_LETTERS = frozenset({"ω", "omega", "λ", "lambda"})
 # a letter with an index: digits, "_anything", or capitals naming states or points ("VAB3", "PAB")
-_INDEXED = re.compile(r"(?P<base>lambda|λ|[A-Za-z])(?:\d+|_\w+|[A-Z]{1,3}\d*)?")
+_INDEXED = re.compile(r"(?P<base>lambda|λ|omega|ω|[A-Za-z])(?:\d+|_\w+|[A-Z]{1,3}\d*)?")
 _REL = 0.02  # two values of one quantity differ by more than this (the verifier's value_rel)
 
 
@@ -154,7 +175,9 @@ class GivenStatements:
         """The first round-seven failure of step `i` in given position, else None (and the statement is
         remembered for the steps after it)."""
         s = read_statement(text)
-        self.last = None
+        self.last = self.unit_remark(text)
+        if self.last is not None:
+            return self.last
         if s is None:
             self.last = self.target_listed(text) or self.meaning(text) or self.clauses(text, i)
             return self.last
@@ -193,6 +216,31 @@ class GivenStatements:
                                info={"check": "given_letter_kind", "symbol": s.letter})
         return None
 
+    def unit_remark(self, text: str) -> Finding | None:
+        """`h = 6.63e-34 J*s (h in m/s)`, `2.2 kg (m/s)`: a remark after a given's one value that is only a
+        unit (or "X in UNIT") of another kind than the value's: the value is given a second, wrong unit. A
+        remark that is a symbol of the problem, or a letter conventionally naming the value's kind ("300 K
+        (T)"), is a name, not a unit; a lone letter ("395 g of ice (K)") is not judged: the labels read it
+        both ways (r4-054 accepts what r5-028 blames), and "(s)", "(C)" are as often list labels."""
+        value = one_value(_TAGS.sub(" ", text))
+        if value is None or not value[1]:
+            return None
+        _, _, dim = _unit_info(value[1])
+        after = _TAGS.sub(" ", text).split(value[1], 1)[-1]
+        for m in _REMARK_UNIT.finditer(after):
+            said = m.group("unit")
+            if len(said) < 2 and not m.group("in"):  # "(K)", "(s)", "(C)": as often a letter or a list label
+                continue
+            if all(self._problem_symbol(w) for w in re.findall(r"[A-Za-z]\w*", said)):
+                continue  # "(h/c)": the problem's symbols (`expression_symbol`), not units
+            unit, _, other = _unit_info(said)
+            if dim is None or other is None or mp.same_dim(other, mp.DIMLESS) or mp.same_dim(other, dim) or \
+                    self._problem_symbol(said) or self.letter_fits(said, dim) is not False and said in _LETTER_KINDS:
+                continue
+            return Finding(0, "fail", "MC", f"writes {value[0]:g} {value[1]} and then \"{m.group(0).strip()}\", a unit of "
+                           f"another kind: the value's unit is misread.", info={"check": "given_unit_remark"})
+        return None
+
     def target_listed(self, text: str) -> Finding | None:
         """`F: force` in <given>: the quantity asked for, by its own symbol in the record and without a value,
         listed among the givens (prose that lists it is judged in `symbolic_checks`)."""
@@ -218,11 +266,11 @@ class GivenStatements:
         """`v = 2.96 us` where the solution's givens also write `v0 = 2.1 km/s`: a letter (any index) that
         names another kind than its value's, written by the same solution elsewhere with a value of its
         own kind, so the solution itself reads the letter by its convention (a lone odd letter, `T = 9.50 m`,
-        is left alone: older labels accept it)."""
+        is left alone: older labels accept it), or a Greek letter of one strong convention (`ω = 190 mH`)."""
         if not s.letter or not s.unit or self.letter_fits(s.letter, s.dim) is not False or _has_words(s):
             return None
         base = _INDEXED.fullmatch(s.letter).group("base")
-        if base not in self.own_kind_letters:
+        if base not in self.own_kind_letters and s.letter not in _STRICT_LETTERS:
             return None
         return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, though the solution writes {base} "
                        f"elsewhere for the kind of quantity it names: the value is put under the wrong letter.",
@@ -400,7 +448,8 @@ class GivenStatements:
         temperature rise, `lost_change`): session 8, for what the embeddings cannot separate when the record
         has no rival of that kind (the absolute quantity is no quantity of the problem)."""
         desc = self.gt.descriptions.get(own, "")
-        phrase = lost_change(text, desc, said.letter if said else None)
+        phrase = lost_change(text, desc, said.letter if said else None) or \
+            lost_state(text, desc, self.gt.dims.get(own))
         if phrase is None:
             return None
         return Finding(0, "fail", "MC", f"calls {value[0]:g} {unit} the \"{phrase}\", but the value is {own} "
@@ -458,8 +507,9 @@ def _formula_letters(question: str) -> set[str]:
 
 
 def _letter_key(letter: str) -> str:
-    """A letter as compared for a new name: its canonical spelling ("lambda" for "λ")."""
-    return mp.canonical_name(letter) or letter
+    """A letter as compared for a new name: its canonical spelling ("lambda" for "λ"), case aside (`emf (v) =
+    20 V` then `V = 20 V (emf)` writes one letter twice, not a new one)."""
+    return (mp.canonical_name(letter) or letter).lower()
 
 
 def _has_words(s: Statement) -> bool:

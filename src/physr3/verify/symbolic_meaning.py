@@ -128,6 +128,7 @@ class WordsMatcher:
 
 
 # words that make a quantity a change of another ("temperature rise", "increase in length")
+_KELVIN = mp.dim_of_unit("K")
 _CHANGE = frozenset("rise increase change difference drop decrease fall gain loss".split())
 
 
@@ -144,6 +145,18 @@ def lost_change(text: str, description: str, letter: str | None) -> str | None:
         if words & heads and not words & _CHANGE:
             return phrase
     return None
+
+
+_STATE = frozenset({"initial", "final"})
+
+
+def lost_state(text: str, description: str, dim: mp.Dim | None) -> str | None:
+    """The phrase that calls a temperature "initial" or "final" when its own description is no state of a
+    process (a reservoir's, a face's, a rise: "1090 K (the initial temperature)" for the hot reservoir); the
+    labels blame this for temperatures only (an "initial speed" for a launch speed is accepted)."""
+    if dim is None or not mp.same_dim(dim, _KELVIN) or set(re.findall(r"[a-z]+", description.lower())) & _STATE:
+        return None
+    return next((p for p in phrases(text) if set(p.split()) & _STATE and "temperature" in p.split()), None)
 
 
 def one_value(text: str) -> tuple[float, str] | None:
