@@ -63,6 +63,22 @@ def test_a_symbol_with_its_value_in_parentheses_reads_as_its_statement(strict: S
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
 
 
+@pytest.mark.parametrize("text,read", [
+    ("f = the frequency (368 Hz)", "f = 368 Hz (the frequency)"),
+    ("F1 = mass of first ball: 0.940 kg", "F1 = 0.940 kg (mass of first ball)"),
+    ("emissivity: emissivity = 0.53", "emissivity = 0.53"),
+    ("v = speed (in m/s)", None), ("The = the frequency (368 Hz)", None),
+])
+def test_a_symbol_words_and_value_read_as_its_statement(text: str, read: str | None) -> None:
+    assert symbol_value_remark(text) == read
+
+
+def test_a_symbol_then_words_then_its_value_is_checked(strict: SymbolicVerifier) -> None:
+    assert edited_verdict(strict, "wave_speed_from_frequency", {1: "f = the frequency (272 Hz)"}).error_step == 0
+    v = edited_verdict(strict, "wave_speed_from_frequency", {1: "f = the frequency (227 Hz)"})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+
+
 def test_a_sentence_of_the_problems_words_without_a_value_restates_it(strict: SymbolicVerifier) -> None:
     question = "A block of mass 9.5 kg lies on a rough table. The system is released from rest."
     assert restates_problem("The block is initially at rest.", question)

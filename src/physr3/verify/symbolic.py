@@ -517,6 +517,8 @@ class SymbolicVerifier:
             said = _ANGLE_WORDS.sub(r"\1", said)
         if tag == "given":  # "emissivity (emissivity of the sphere) = 0.30": the remark moves after the value
             said = _WORDS_REMARK_EQUAL.sub(r"\1 = \3 (\2)", said, count=1)
+            # "series resistance = R1 (6.9 ohm)", "f = the frequency (368 Hz)": read as "R1 = 6.9 ohm (words)"
+            said = symbol_value_remark(said) or said
         words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
         word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
         if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
@@ -524,8 +526,6 @@ class SymbolicVerifier:
         if words_lhs and checker.has_words(words_lhs.group(1)) and \
                 not any(checker.names.get(mp.canonical_name(w)) for w in words_lhs.group(1).split()):
             said = f"{words_lhs.group(1)}: {said[words_lhs.end():]}"  # "acoustic power = 1e-12 W/m^2"
-        if tag == "given":  # "series resistance = R1 (6.9 ohm)" reads as "R1 = 6.9 ohm (series resistance)"
-            said = symbol_value_remark(said) or said
         if tag == "given":  # "Tension (T) = 180 N" / "Wavelength (λ): 223 nm" reads as "T = 180 N (Tension)"
             m = _WORDS_SYMBOL.match(said)
             if m and (re.fullmatch(r"[A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?", m.group(2))

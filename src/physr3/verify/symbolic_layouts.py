@@ -7,8 +7,10 @@ a right step, so that `verifier.symbolic_unchecked=error` does not blame it as "
 - `unit_echo(value, remark)`, `drop_unit_echo(text)`: a remark that names the value's own unit again ("emf
   (E) = 7.2 V (volt)", "T = 521 K (K)", "1.0 ohm (ohm)") is no factor of the value (a remark naming another
   unit, "395 g (K)", stays: it states a second unit).
-- `symbol_value_remark(text)`: "words = SYMBOL (value unit)" ("series resistance = R1 (6.9 ohm)") reads as
-  "SYMBOL = value unit (words)": the symbol is the name, the parenthesis its value.
+- `symbol_value_remark(text)`: "words = SYMBOL (value unit)" ("series resistance = R1 (6.9 ohm)"), "SYMBOL =
+  words (value unit)" ("f = the frequency (368 Hz)") and "SYMBOL = words: value unit" read as "SYMBOL = value
+  unit (words)": the symbol is the name, the value its value; a heading written again as the left-hand side
+  ("emissivity: emissivity = 0.53") is read once.
 - `restates_problem(text, question)`: a sentence with no number and no symbol whose content words all come from the
   problem's text ("The listener hears the direct sound and the echo from the wall.") restates the problem;
   words that state no quantity ("initially", "also") are left out of the comparison.
@@ -73,13 +75,27 @@ _SYMBOL_VALUE_REMARK = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*[:=]\s*([
                                   r"\s*[.;]?\s*$")
 
 
+# "f = the frequency (368 Hz)", "F1 = mass of first ball: 0.940 kg": a symbol, words, then its value with a unit
+_SYMBOL_WORDS_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*=\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*"
+                                 r"(?:\(\s*|:\s*)([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[A-Za-zμµΩ°][^()=:]*?)"
+                                 r"\s*\)?\s*[.;]?\s*$")
+# "emissivity: emissivity = 0.53": a heading that is the left-hand side again
+_HEADING_AGAIN = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,40}?)\s*:\s*(\1\s*=.*)$", re.IGNORECASE)
+
+
 def symbol_value_remark(text: str) -> str | None:
-    """"words = SYMBOL (value unit)" rewritten as "SYMBOL = value unit (words)", else None. Only a value
-    with a unit is moved, so "energy = E (1)" or "x = k (m)" stay as written."""
+    """"words = SYMBOL (value unit)", "SYMBOL = words (value unit)" and "SYMBOL = words: value unit" rewritten
+    as "SYMBOL = value unit (words)"; "words: words = value" (the heading written again as the left-hand
+    side) as "words = value"; else None. Only a value with a unit is moved, so "energy = E (1)" or "x = k
+    (m)" stay as written."""
     m = _SYMBOL_VALUE_REMARK.match(text)
-    if m is None or len(re.findall(r"[A-Za-z]{3,}", m.group(1))) < 1:
-        return None
-    return f"{m.group(2)} = {m.group(3).strip()} ({m.group(1).strip()})"
+    if m is not None and re.search(r"[A-Za-z]{3,}", m.group(1)):
+        return f"{m.group(2)} = {m.group(3).strip()} ({m.group(1).strip()})"
+    m = _SYMBOL_WORDS_VALUE.match(text)
+    if m is not None and mp.symbol_like(m.group(1)) and len(re.findall(r"[A-Za-z]{3,}", m.group(2))) >= 1:
+        return f"{m.group(1)} = {m.group(3).strip()} ({m.group(2).strip()})"
+    m = _HEADING_AGAIN.match(text)
+    return m.group(2) if m is not None else None
 
 
 # words that say when or how, not what: a restatement may add them to the problem's words
