@@ -193,6 +193,13 @@ What is checked, and the type of a failure:
   kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`); a given "t = 0 (time)" where
   the problem writes "at t = 0" restates its starting condition (`_ZERO_CONDITION`); a remark holding a given's
   formula description ("(the constant mu0/(4*pi))") is its own meaning (`foreign_words`).
+- Round eight, from the fifth round of real solutions (benchmarks/data/real_solutions/round5_test.jsonl, tuning
+  data since session 7): layouts of right steps are read, not blamed as unchecked (`symbolic_layouts`, each rule
+  in one sentence there): a remark naming the value's own unit ("7.2 V (volt)"); "words = R1 (6.9 ohm)", "f = the
+  frequency (368 Hz)"; a number-less, symbol-less sentence of the problem's own words; a stray `<find>` opened in
+  `<given>`; a constant under its own letter; a heading before a given's statement; a remark with the
+  description's formula; an unchecked X = X + Y is CM; a letter the problem writes with a given's value holds
+  no other given (`symbolic_givens`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
