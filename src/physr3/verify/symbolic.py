@@ -193,6 +193,13 @@ What is checked, and the type of a failure:
   kind than the value's unit, same SI factor or not, is MC (`_unit_remark_clash`); a given "t = 0 (time)" where
   the problem writes "at t = 0" restates its starting condition (`_ZERO_CONDITION`); a remark holding a given's
   formula description ("(the constant mu0/(4*pi))") is its own meaning (`foreign_words`).
+- Round eight, from the fifth round of real solutions (benchmarks/data/real_solutions/round5_test.jsonl, tuning
+  data since session 7): layouts of right steps are read, not blamed as unchecked (`symbolic_layouts`, each rule
+  in one sentence there): a remark naming the value's own unit ("7.2 V (volt)"); "words = R1 (6.9 ohm)", "f = the
+  frequency (368 Hz)"; a number-less, symbol-less sentence of the problem's own words; a stray `<find>` opened in
+  `<given>`; a constant under its own letter; a heading before a given's statement; a remark with the
+  description's formula; an unchecked X = X + Y is CM; a letter the problem writes with a given's value holds
+  no other given (`symbolic_givens`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -282,6 +289,12 @@ from physr3.verify.symbolic_checks import (
 )
 from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
+from physr3.verify.symbolic_layouts import (
+    restates_problem,
+    self_plus_term,
+    stray_openings,
+    symbol_value_remark,
+)
 
 try:  # the registry is optional at import time (another module owns it)
     from physr3.verify.registry import register_verifier
@@ -472,7 +485,9 @@ class SymbolicVerifier:
                         (s.number if numbered else j + 1) == first_fail.step), len(steps))
         if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
             j = unchecked[0]
-            etype = "CM" if misdescribed_equation(checker, steps[j].text) else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
+            # `w = h/m (wavelength)`, `L' = L' + L`: a wrong relation is CM wherever it is written
+            wrong_relation = misdescribed_equation(checker, steps[j].text) or self_plus_term(steps[j].text)
+            etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
             first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
                                  "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
                                  "counts such a step as the first error).", info={"check": "unchecked",
@@ -501,12 +516,17 @@ class SymbolicVerifier:
         """The checks of one step's text (or of one continuation line of a <given> step), in order; the
         first failure, else the last finding, else None."""
         finding = None
+        if tag == "given" and _in_question(step.text, checker.question):
+            checker.decided = True  # "The moment of inertia ... is I = 0.5 M R^2,": the problem's formula, in words
+            return None
         # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
         said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
         if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
             said = _ANGLE_WORDS.sub(r"\1", said)
         if tag == "given":  # "emissivity (emissivity of the sphere) = 0.30": the remark moves after the value
             said = _WORDS_REMARK_EQUAL.sub(r"\1 = \3 (\2)", said, count=1)
+            # "series resistance = R1 (6.9 ohm)", "f = the frequency (368 Hz)": read as "R1 = 6.9 ohm (words)"
+            said = symbol_value_remark(said) or said
         words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
         word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
         if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
@@ -559,6 +579,8 @@ class SymbolicVerifier:
                 pending.append((i, clause, tag))  # checked once a later step defines its unknown
         if not clauses and tag == "given" and finding is None:
             finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
+            if finding is None and not checker.decided and restates_problem(step.text, checker.question):
+                checker.decided = True  # "The block is initially at rest.": the problem's words, no value
         if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
             finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
         if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
@@ -835,17 +857,21 @@ def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
     """The steps with the section each is written in, read tolerantly: a step belongs to the section whose
     opening tag came last before it (`<tag` without `>` counts), until that section's closing tag. So an
     unclosed `<given>` does not swallow the sections opened after it, and tags out of order still name
-    the section a step is in. Without any tag the steps are returned as they are (untagged)."""
+    the section a step is in; a stray opening (`symbolic_layouts.stray_openings`) is not followed. Without any tag the steps are returned as they are (untagged)."""
     marks = [(m.start(), bool(m.group(1)), m.group(2).lower()) for m in _TAG_MARK.finditer(text or "")]
     if not marks:
         return list(steps)
     positions = [m.start(1) for m in ANCHORED_STEP_PATTERN.finditer(text)]
     if len(positions) < len(steps):
         return list(steps)
+    stray = stray_openings(marks)  # `<find>` opened inside `<given>` and never closed: still <given>
     out, current, k = [], None, 0
     for step, pos in zip(steps, positions):
         while k < len(marks) and marks[k][0] < pos:
             _, closing, tag = marks[k]
+            if k in stray:  # the steps after it stay in the section it was opened in
+                k += 1
+                continue
             if not closing:
                 current = tag
             elif tag == current:
@@ -886,6 +912,8 @@ def _in_question(clause: str, question: str) -> bool:
     (spacing aside): "I = 0.5 M R^2" for a body "whose moment of inertia ... is I = 0.5 M R^2"."""
     def norm(t: str) -> str:
         return re.sub(r"\s+", "", mp.normalize(t))
+    # "The moment of inertia ... is I = 0.5 M R^2,": the equation from its symbol on, without the words before
+    clause = re.sub(r"^.*?(?<![\w'])(?=[A-Za-zα-ωΑ-Ω][\w']*\s*=)", "", clause, count=1).rstrip(" ,.;")
     c = norm(clause)
     rhs = re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", clause.split("=", 1)[1] if "=" in clause else "")
     symbolic = [w for w in re.findall(r"[A-Za-z]\w*", rhs) if mp.unit_word(w) is None]  # not "17 uF"

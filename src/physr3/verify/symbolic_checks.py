@@ -17,6 +17,7 @@ from typing import Any
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_gt import GroundTruth, _literal_ulp
+from physr3.verify.symbolic_layouts import drop_unit_echo, own_constant
 
 
 @dataclass
@@ -449,6 +450,9 @@ class _Checker:
         if not label or not desc:
             return None
         text = mp.normalize(label).split("=", 1)[-1]
+        heading = _HEADING.match(mp.normalize(label))
+        if heading:  # "Resistor (R): R = 71 kohm (impedance)": the heading describes the value too
+            text = heading.group(1) + " " + text
         units = {u for unit in self.gt.units.values() for u in re.findall(r"[A-Za-z]+", unit or "")}
         after_number = set(re.findall(r"\d\s*([A-Za-z]+)", text))  # the value's unit ("35 degrees")
         words = [w for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", text)  # not L_ind, eps0
@@ -522,6 +526,9 @@ class _Checker:
         own = re.sub(r"\s+", "", self.gt.descriptions.get(name, "")).lower()
         if re.search(r"[/*()^]", own) and own in re.sub(r"\s+", "", label).lower():
             return None  # "(the constant mu0/(4*pi))": a formula description written out, no word stems to share
+        formulas = [f.lower() for f in re.findall(r"\S*[/*^]\S*", self.gt.descriptions.get(name, ""))]
+        if formulas and all(f in re.sub(r"\s+", "", label).lower() for f in formulas):
+            return None  # "(factor by which the volume shrinks, r = V1/V2)" for "compression ratio V1/V2"
         return said[0]
 
     def problem_words(self, name: str, words: str) -> bool:
@@ -776,7 +783,8 @@ class _Checker:
                         not (alias and self.described_as(alias, self.label)
                              and not self.outworded(meant, alias)):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
-                if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant):
+                if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant) \
+                        and not any(own_constant(name, v) for n in readings for v in self.values(n)):  # `g = 9.81`
                     return self.described_unknown(meant, _raw)
                 kind = _conventional_dim(name)
                 # a given's value under a letter that usually means another kind (`v = 41.2 cm`) is the
@@ -1752,8 +1760,10 @@ def drop_value_remark(clause: str, names: Sequence[str] = ()) -> str:
     "(h/c)": `names`) or the value again ("T1 = 284 K (284 K)"): the group is a remark on the value, not a
     factor of it. A group of units ("1.6e-27 kg (J/s)") stays: a second unit is part of what is stated.
     Also a lone lower-case letter, a list label ("d1 = 13.1 cm (s)", "352 K (b)"), several such groups,
-    and one group written twice ("v = 20 V (emf) (emf)")."""
+    one group written twice ("v = 20 V (emf) (emf)"), and a group naming the value's own unit again ("7.2 V
+    (volt)", "521 K (K)": `symbolic_layouts.unit_echo`)."""
     clause = re.sub(r"(\([^()]*\))\s*\1\s*$", r"\1", clause)  # the same group twice: once
+    clause = drop_unit_echo(clause)  # "E = 7.2 V (volt) (emf)": the unit named again, then the remark
     while True:
         kept = _drop_one_remark(clause, names)
         if kept == clause:
@@ -1777,6 +1787,10 @@ def _drop_one_remark(clause: str, names: Sequence[str]) -> str:
     return clause
 
 
+# a heading before a given's own statement: "Resistor (R): R = 71 kohm", "Capacitance: C = 7.5 uF"
+# (the statement one symbol set to one value, not "Stefan-Boltzmann constant: F = emissivity * ... = 5.67e-8")
+_HEADING = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,40}?)\s*(?:\([^()=]*\))?\s*:\s*[A-Za-zα-ωΑ-Ω]\w{0,6}\s*=\s*"
+                      r"[-+]?\.?\d[^=]*$")
 # qualifiers that make another quantity of the same name ("initial" is not one: a constant acceleration's
 # initial value is the value asked for, and labels accept it)
 _UNGROUPED_DENOMINATOR = re.compile(r"/\s*([A-Za-zμΩ]+)\s*\*\s*([A-Za-zμΩ]+(?:\^\d+)?)")

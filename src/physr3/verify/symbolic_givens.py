@@ -155,7 +155,10 @@ class GivenStatements:
         self.options = [o for o in map(read_statement, map(str, options or ())) if o is not None and o.dim is not None]
         self.formula_letters = _formula_letters(self.question)
         self.symbols = set(gt.units) | set(gt.names)
-        self.defined = {k: v for k, v in self._defined(self.question).items() if k in gt.fixed}
+        # a constant ("Taking c = 3e8 m/s"), or a given written with its letter and its own value ("a resistor R1 =
+        # 9.8 ohm"; not "at t = 0" for the time t = 210 ms)
+        self.defined = {k: v for k, v in self._defined(self.question).items()
+                        if k in gt.fixed or (k in gt.givens and _close(v.si, gt.instances[0].get(k, float("nan"))))}
         self.words = WordsMatcher(gt)
         self.question_numbers = [float(x) for x in re.findall(rf"(?<![\w.]){_NUMBER}", self.question)
                                  if _is_float(x)]

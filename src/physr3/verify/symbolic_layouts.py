@@ -1,0 +1,202 @@
+"""Readers for layouts of right steps that the symbolic verifier otherwise leaves unchecked (session 8).
+
+Round eight, from the fifth round of real solutions (benchmarks/data/real_solutions/round5_test.jsonl, tuning
+data since its one held-out measurement in session 7). Each function reads one layout a small model writes for
+a right step, so that `verifier.symbolic_unchecked=error` does not blame it as "cannot be checked":
+
+- `unit_echo(value, remark)`, `drop_unit_echo(text)`: a remark that names the value's own unit again ("emf
+  (E) = 7.2 V (volt)", "T = 521 K (K)", "1.0 ohm (ohm)") is no factor of the value (a remark naming another
+  unit, "395 g (K)", stays: it states a second unit).
+- `symbol_value_remark(text)`: "words = SYMBOL (value unit)" ("series resistance = R1 (6.9 ohm)"), "SYMBOL =
+  words (value unit)" ("f = the frequency (368 Hz)") and "SYMBOL = words: value unit" read as "SYMBOL = value
+  unit (words)": the symbol is the name, the value its value; a heading written again as the left-hand side
+  ("emissivity: emissivity = 0.53") is read once.
+- `restates_problem(text, question)`: a sentence with no number and no symbol whose content words all come from the
+  problem's text ("The listener hears the direct sound and the echo from the wall.") restates the problem;
+  words that state no quantity ("initially", "also") are left out of the comparison.
+- `own_constant(letter, value)`: a physical constant under its own letter (`g = 9.81 m/s^2 (acceleration due
+  to gravity)`) is that constant, never the quantity asked for that its words share a word with.
+- `self_plus_term(text)`: an equation X = X + Y (or X - Y) with Y not zero cannot hold whatever X and Y
+  are (`L' = L' + L`): a wrong relation, CM, also when its symbols are outside the ground-truth record.
+- `stray_openings(marks)`: a section tag opened inside another section and never closed before that
+  section's closing tag (`<find>` written inside `<given>`, then `</given>`) is stray; the steps after it
+  stay in the outer section.
+
+Readers fixed in place with them (same round): a heading before a given's own statement ("Resistor (R): R =
+71 kohm (impedance)") is part of its words (`_Checker.meaning_words`); a remark holding the formula of the
+given's description ("r = V1/V2" for "compression ratio V1/V2") is its own meaning (`_Checker.foreign_words`);
+a letter the problem writes with a given's own value ("a resistor R1 = 9.8 ohm") holds no other given
+(`symbolic_givens`); the problem's formula after words ("The moment of inertia ... is I = 0.5 M R^2,") is the
+problem's own (`symbolic._in_question`).
+
+Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both use these readers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from physr3 import quantity as mp
+
+__all__ = ["drop_unit_echo", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
+           "symbol_value_remark", "unit_echo"]
+
+
+def unit_echo(value: str, remark: str) -> bool:
+    """Whether `remark` (a parenthesised group after a stated value, without its parentheses) names the
+    value's own unit again: the same unit symbol, or a word pint reads as a unit of the same dimension and
+    SI factor ("7.2 V" and "volt", "521 K" and "K"). A value without a unit has no unit to echo."""
+    unit = re.sub(r"^\s*[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*", "", value).strip()
+    inner = remark.strip()
+    if not unit or not inner or not re.fullmatch(r"[A-Za-zμµΩ°][\w/*^()μµΩ°]*", inner):
+        return False
+    if inner == unit:
+        return True
+    written = mp.pint_unit(unit.replace("^", "**"))
+    named = mp.pint_unit(inner.replace("^", "**")) or mp.pint_unit(inner.lower().removesuffix("s"))
+    return (written is not None and named is not None and mp.same_dim(written.dim, named.dim)
+            and abs(written.factor - named.factor) <= 1e-9 * abs(written.factor))
+
+
+_VALUE_THEN_GROUP = re.compile(r"(?<![\w.])([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[A-Za-zμµΩ°][\w/*^()μµΩ°]*?)"
+                               r"\s*\(([^()]*)\)")
+
+
+def drop_unit_echo(text: str) -> str:
+    """`text` with every remark that names the value before it's own unit again removed ("E = 7.2 V (volt)
+    (emf)" -> "E = 7.2 V (emf)"), so the remarks after it are read as if it were not there."""
+    return _VALUE_THEN_GROUP.sub(lambda m: m.group(1) if unit_echo(m.group(1), m.group(2)) else m.group(0), text)
+
+
+# "series resistance = R1 (6.9 ohm)": words, then a symbol, then its value with a unit in parentheses
+_SYMBOL_VALUE_REMARK = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*[:=]\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*"
+                                  r"\(\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[A-Za-zμµΩ°][^()=]*?)\s*\)"
+                                  r"\s*[.;]?\s*$")
+
+
+# "f = the frequency (368 Hz)", "F1 = mass of first ball: 0.940 kg": a symbol, words, then its value with a unit
+_SYMBOL_WORDS_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*=\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*"
+                                 r"(?:\(\s*|:\s*)([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[A-Za-zμµΩ°][^()=:]*?)"
+                                 r"\s*\)?\s*[.;]?\s*$")
+# "emissivity: emissivity = 0.53": a heading that is the left-hand side again
+_HEADING_AGAIN = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,40}?)\s*:\s*(\1\s*=.*)$", re.IGNORECASE)
+
+
+def symbol_value_remark(text: str) -> str | None:
+    """"words = SYMBOL (value unit)", "SYMBOL = words (value unit)" and "SYMBOL = words: value unit" rewritten
+    as "SYMBOL = value unit (words)"; "words: words = value" (the heading written again as the left-hand
+    side) as "words = value"; else None. Only a value with a unit is moved, so "energy = E (1)" or "x = k
+    (m)" stay as written."""
+    m = _SYMBOL_VALUE_REMARK.match(text)
+    if m is not None and re.search(r"[A-Za-z]{3,}", m.group(1)):
+        return f"{m.group(2)} = {m.group(3).strip()} ({m.group(1).strip()})"
+    m = _SYMBOL_WORDS_VALUE.match(text)
+    if m is not None and mp.symbol_like(m.group(1)) and len(re.findall(r"[A-Za-z]{3,}", m.group(2))) >= 1:
+        return f"{m.group(1)} = {m.group(3).strip()} ({m.group(2).strip()})"
+    m = _HEADING_AGAIN.match(text)
+    return m.group(2) if m is not None else None
+
+
+# words that say when or how, not what: a restatement may add them to the problem's words
+_NO_QUANTITY_WORDS = frozenset("initially finally also still both each all just only now then always already "
+                               "first second there here this that these those it its they their them"
+                               .split())
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case content words of a text, plural 's' and possessive dropped ("wall's" -> wall)."""
+    t = text.lower().replace("’", "'").replace("'s", " ")
+    out = []
+    for w in re.findall(r"[a-z]+", t):
+        if w in mp.STOPWORDS or w in _NO_QUANTITY_WORDS or len(w) < 2:
+            continue
+        out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+    return out
+
+
+def restates_problem(text: str, question: str) -> bool:
+    """Whether a step is a sentence with no number and no symbol whose content words (at least two) all occur
+    in the problem's text: a restatement of the problem ("The block is initially at rest." for "... released from
+    rest"), which states nothing new and so nothing wrong."""
+    plain = re.sub(r"<[^<>]*>", " ", text or "")
+    if re.search(r"\d", plain) or "=" in plain or not question:
+        return False
+    if any(mp.symbol_like(t) for t in re.findall(r"[A-Za-zα-ωΑ-Ω$][\w'$]*", plain)):
+        return False  # "$L$: the length of the pendulum", "V - peak voltage": a letter listed, not a sentence
+    mine = _words(plain)
+    theirs = set(_words(question))
+    return len(mine) >= 2 and all(w in theirs for w in mine)
+
+
+# a physical constant's conventional letter and its SI values
+_OWN_CONSTANTS = {"g": (9.8, 9.81), "c": (2.998e8,), "h": (6.626e-34,), "e": (1.602e-19,), "G": (6.674e-11,),
+                  "R": (8.314,), "k": (8.988e9, 1.381e-23), "me": (9.109e-31,), "NA": (6.022e23,)}
+
+
+def own_constant(letter: str, value_si: float) -> bool:
+    """Whether `letter = value` is a physical constant under its own conventional letter (`g = 9.81 m/s^2`,
+    `h = 6.63e-34 J*s`, within 1%): what it is, whatever words follow it ("acceleration due to gravity" is
+    no statement of an acceleration asked for)."""
+    return any(abs(value_si - c) <= 0.01 * c for c in _OWN_CONSTANTS.get(letter.replace("_", ""), ()))
+
+
+_EQUATION = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][\w']*)\s*=\s*(.+?)\s*[.;]?\s*$")
+
+
+def _top_terms(expr: str) -> list[str] | None:
+    """The additive terms of an expression at parenthesis depth 0, each with its sign ("+L", "-x"); None
+    when parentheses do not balance."""
+    terms, depth, start = [], 0, 0
+    for k, ch in enumerate(expr):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif ch in "+-" and depth == 0 and k > 0 and expr[k - 1] not in "eE*/^(":
+            terms.append(expr[start:k])
+            start = k
+    if depth:
+        return None
+    terms.append(expr[start:])
+    return [t.strip() for t in terms if t.strip()]
+
+
+def self_plus_term(text: str) -> bool:
+    """Whether a step is the equation X = X + Y (or X - Y): its left-hand symbol stands alone as one additive
+    term of the right-hand side, beside at least one other term that is no zero (`L' = L' + L`). It holds
+    only when Y is 0, so it is a wrong relation whatever the symbols mean."""
+    plain = re.sub(r"\([^()]*\)\s*$", "", re.sub(r"<[^<>]*>", " ", text or "")).strip()
+    plain = re.sub(r"^[A-Za-z ]{0,40}:\s*", "", plain)  # "The given formula is: L' = L' + L"
+    m = _EQUATION.match(plain)
+    if m is None or "=" in m.group(2):
+        return False
+    terms = _top_terms(m.group(2))
+    if not terms or len(terms) < 2:
+        return False
+    lhs = m.group(1)
+    own = next((k for k, t in enumerate(terms) if t.lstrip("+").strip() == lhs and not t.startswith("-")), None)
+    if own is None:
+        return False
+    others = terms[:own] + terms[own + 1:]
+    return not all(re.fullmatch(r"[-+]?\s*0+(?:\.0*)?", t) for t in others)
+
+
+def stray_openings(marks: Sequence[tuple[int, bool, str]]) -> set[int]:
+    """The indices of opening tags in `marks` ((position, closing, tag) in text order) that are stray: opened
+    after an opening of another section X and before X's closing tag, with no closing tag of their own
+    before it (`<given> ... <find> ... </given>`). The steps after a stray opening stay in X."""
+    stray: set[int] = set()
+    for k, (_pos, closing, tag) in enumerate(marks):
+        if not closing:
+            continue
+        start = next((j for j in range(k - 1, -1, -1) if not marks[j][1] and marks[j][2] == tag), None)
+        if start is None:
+            continue
+        for j in range(start + 1, k):
+            _p, c, t = marks[j]
+            if not c and t != tag and not any(marks[i][1] and marks[i][2] == t for i in range(j + 1, k)):
+                stray.add(j)
+    return stray
