@@ -36,11 +36,11 @@ its first step and type). Printed, all from this one run:
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets set when the verifier was built: step >= 95%, type >= 90%, ground truth passed >= 99%.
 
-The real set (`--real`, default `benchmarks/data/real_solutions/round5_test.jsonl`, the newest round: 162 real
+The real set (`--real`, default `benchmarks/data/real_solutions/round6_test.jsonl`, the newest round: 147 real
 solutions of the demo's Stage 1 and refine-trained models on new problems of all 76 families, plus 16 reworded
-ground truths; it had its one held-out measurement in session 7, after the last verifier change). `dev.jsonl`,
-`test.jsonl`, `level1_test.jsonl`, `round3_test.jsonl` and `round4_test.jsonl` are tuning data (each had its one
-held-out measurement), and so is round 5 from now on (its misses were read): pass one of
+ground truths; it had its one held-out measurement in session 8, after the last verifier change). `dev.jsonl`,
+`test.jsonl`, `level1_test.jsonl`, `round3_test.jsonl`, `round4_test.jsonl` and `round5_test.jsonl` are tuning
+data (each had its one held-out measurement), and so is round 6 once its misses are read: pass one of
 them while changing the verifier, or `--real ""` for the injected set only; a verifier change needs a new
 labelled round to be measured honestly (skipped with a message when the file is absent):
 `physr3 verify` input lines with `label_error_step` (1-based, 0 = no error) and
@@ -51,7 +51,10 @@ the verifier finds errors late), the confusion matrix, where the verifier's step
 (early, exact, late), and the share of labelled first errors at a step the verifier could not check
 (`Verdict.unchecked_steps`: free prose, which only the LLM judge can read). The aim on real solutions: step >= 85%,
 type >= 80%, mean reward within 0.03 of the labels'. Tune on a dev part only; report the held-out part.
-A verdict that is not `ok` (an unreadable judge reply) agrees with no label, "no error" included.
+A verdict that is not `ok` (an unreadable judge reply) agrees with no label, "no error" included. The step figure
+comes with its 95% Wilson interval; `--paired-with OTHER.jsonl` (another verifier's or judge's `--save-verdicts`
+file on the same set) lists the items each gets right and the other wrong, with an exact sign test: on ~160
+items a few points between two verifiers are within noise unless the discordant items lean one way.
 
 `--judge-replies` (one `{"id", "reply"}` line per `--real` item, the reply text as the judge wrote it) puts a judge
 in the symbolic verifier's place in that report (the injected part runs only if `--n` is given): each reply goes
@@ -64,6 +67,7 @@ from __future__ import annotations
 import argparse
 import collections
 import json
+import math
 import random
 import sys
 import time
@@ -72,7 +76,7 @@ from pathlib import Path
 from physr3.config import VerifierConfig
 from physr3.errors import UserError
 
-DEFAULT_REAL = "benchmarks/data/real_solutions/round5_test.jsonl"
+DEFAULT_REAL = "benchmarks/data/real_solutions/round6_test.jsonl"
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
 
 
@@ -102,6 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--save-verdicts", metavar="FILE.jsonl",
                         help="write the real set's verdicts beside their labels (id, step, type, status, "
                              "label_step, label_type, explanation)")
+    parser.add_argument("--paired-with", metavar="FILE.jsonl",
+                        help="a --save-verdicts file of another verifier or judge on the same --real set: print the "
+                             "items each gets right and the other wrong (first-error step) and an exact sign test")
     args = parser.parse_args(argv)
     try:
         if args.judge_prompts:
@@ -277,6 +284,8 @@ def real(args: argparse.Namespace) -> int:
               "(step 0 with a type); 0 API calls")
     if args.save_verdicts:
         save_verdicts(args.save_verdicts, items, verdicts)
+    if args.paired_with:
+        paired_report(args.paired_with, args.real, items, verdicts)
     return 0
 
 
@@ -323,7 +332,8 @@ def real_report(args: argparse.Namespace, items: list, verdicts: list, elapsed: 
           + ", ".join(f"{d} {c}" for d, c in sorted(domains.items())) + f"); {what}")
     labels = collections.Counter(label_types)
     print("labels: " + ", ".join(f"{k} {labels[k]}" for k in ("MC", "CM", "CE", "none")))
-    print(f"first-error step exact      {exact / n:7.2%}  ({exact}/{n})   aim >= 85%")
+    low, high = wilson_interval(exact, n)
+    print(f"first-error step exact      {exact / n:7.2%}  ({exact}/{n}; 95% CI {low:.1%}-{high:.1%})   aim >= 85%")
     print(f"first-error step within 1   {near / n:7.2%}  ({near}/{n})")
     print(f"error type                  {type_hits / n:7.2%}  ({type_hits}/{n})   aim >= 80%")
     print(f"step and type both right    {both / n:7.2%}  ({both}/{n})")
@@ -432,6 +442,54 @@ def read_replies(path: str, real_path: str, items: list) -> dict[str, str]:
         raise UserError(f"{path}: no reply for {len(missing)} of the {len(items)} items of {real_path}: {named}"
                         + (", ..." if len(missing) > 5 else ""))
     return replies
+
+
+def wilson_interval(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion: honest at n ~ 160 and near 0 or 1, unlike the normal one."""
+    if n == 0:
+        return 0.0, 1.0
+    p = hits / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def sign_test_p(wins: int, losses: int) -> float:
+    """Two-sided exact sign test (binomial, p = 1/2) on the discordant pairs; ties carry no information."""
+    n = wins + losses
+    if n == 0:
+        return 1.0
+    tail = sum(math.comb(n, i) for i in range(min(wins, losses) + 1)) / 2**n
+    return min(1.0, 2 * tail)
+
+
+def paired_report(path: str, real_path: str, items: list, verdicts: list) -> None:
+    """Compare these verdicts item by item with another dump on the same labelled set (first-error step):
+    the figure two verifiers differ by on ~160 items is within noise unless the discordant items say so."""
+    from physr3.errors import InputFormatError
+    from physr3.problems import iter_jsonl
+
+    labels = {p.id: int(row["label_error_step"]) for p, _, row in items}
+    other: dict[str, int] = {}
+    for lineno, row in iter_jsonl(path):
+        rid, step = row.get("id"), row.get("step")
+        if rid not in labels:
+            raise InputFormatError(path, lineno, "id", f"unknown id {rid!r}: not an item of {real_path}")
+        if not isinstance(step, int):
+            raise InputFormatError(path, lineno, "step", "required integer field (the other verdict's step)")
+        other[rid] = step if row.get("status", "ok") == "ok" else -1  # no usable verdict: agrees with no label
+    missing = [rid for rid in labels if rid not in other]
+    if missing:
+        raise UserError(f"{path}: no verdict for {len(missing)} of the {len(labels)} items of {real_path} "
+                        f"(first: {missing[0]!r})")
+    now = {p.id: (v.error_step if v.ok else -1) for (p, _, _), v in zip(items, verdicts)}
+    wins = sorted(i for i in labels if now[i] == labels[i] != other[i])
+    losses = sorted(i for i in labels if other[i] == labels[i] != now[i])
+    print(f"paired with {path}: right where it was wrong {len(wins)}, wrong where it was right {len(losses)} "
+          f"(exact sign test p = {sign_test_p(len(wins), len(losses)):.3g})")
+    for name, ids in (("right where it was wrong", wins), ("wrong where it was right", losses)):
+        if ids:
+            print(f"  {name}: " + ", ".join(ids))
 
 
 def save_verdicts(path: str, items: list, verdicts: list) -> None:

@@ -102,7 +102,7 @@ def test_replies_give_the_expected_figures_and_counters(real, tmp_path, capsys):
     assert "judge strong-llm (replies from" in out and "on_step_out_of_range=clamp" in out
 
     def figure(name):
-        return re.search(re.escape(name) + r"\s+\S+%\s+\((\d+)/4\)", out).group(1)
+        return re.search(re.escape(name) + r"\s+\S+%\s+\((\d+)/4[;)]", out).group(1)
 
     # right: exact; wrong: one late (within one); unreadable: no answer, even on the error-free solution;
     # out of range: clamped to the last step, far late; all three readable ones typed MC like their labels
@@ -171,7 +171,10 @@ def test_a_missing_or_unknown_id_is_a_clear_error(real, tmp_path, capsys):
     assert "no_reply.jsonl:1: field 'reply': required string field" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("round_name, n, exact", [("round3", 165, 143), ("round4", 158, 136), ("round5", 162, 122)])
+@pytest.mark.parametrize(
+    "round_name, n, exact",
+    [("round3", 165, 146), ("round4", 158, 136), ("round5", 162, 122), ("round6", 163, 130)],
+)
 def test_the_kept_judge_replies_reproduce_the_documented_figures(round_name, n, exact, capsys):
     """The committed replies of the measured judge answer every item of their set and give the step-exact
     count that the data folder's README reports (a reply file that drifts from its set fails here)."""
@@ -179,5 +182,35 @@ def test_the_kept_judge_replies_reproduce_the_documented_figures(round_name, n, 
     assert bench.main(["--real", str(data / f"{round_name}_test.jsonl"), "--judge-replies",
                        str(data / "judge" / f"{round_name}_replies.jsonl"), "--show", "0"]) == 0
     out = capsys.readouterr().out
-    assert re.search(rf"first-error step exact\s+\S+%\s+\({exact}/{n}\)", out), out
+    assert re.search(rf"first-error step exact\s+\S+%\s+\({exact}/{n};", out), out
     assert f"judge counters: {n} replies, 0 parse failures" in out
+
+
+def test_the_paired_report_counts_discordant_items_and_names_a_bad_file(tmp_path, capsys):
+    """--paired-with lists, against another dump on the same set, the items only one of the two gets right, with
+    the exact sign test; the report's step figure carries its Wilson interval; a dump with a foreign id is an
+    error naming its file and line."""
+    data = ROOT / "benchmarks" / "data" / "real_solutions"
+    real, replies = str(data / "round6_test.jsonl"), str(data / "judge" / "round6_replies.jsonl")
+    dump = tmp_path / "judge.jsonl"
+    assert bench.main(["--real", real, "--judge-replies", replies, "--show", "0", "--save-verdicts", str(dump)]) == 0
+    assert re.search(r"step exact\s+79\.75%\s+\(130/163; 95% CI 72\.9%-85\.2%\)", capsys.readouterr().out)
+    rows = [json.loads(line) for line in dump.read_text().splitlines()]
+    # the other dump: right on two items this judge gets wrong, wrong on one it gets right
+    wrong = [r for r in rows if r["step"] != r["label_step"]][:2]
+    right = [r for r in rows if r["step"] == r["label_step"]][:1]
+    for r in wrong:
+        r["step"] = r["label_step"]
+    right[0]["step"] = right[0]["label_step"] + 1
+    other = tmp_path / "other.jsonl"
+    other.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert bench.main(["--real", real, "--judge-replies", replies, "--show", "0", "--paired-with", str(other)]) == 0
+    out = capsys.readouterr().out
+    assert "right where it was wrong 1, wrong where it was right 2 (exact sign test p = 1)" in out
+    assert f"right where it was wrong: {right[0]['id']}" in out
+    assert "wrong where it was right: " + ", ".join(sorted(r["id"] for r in wrong)) in out
+    assert bench.sign_test_p(8, 0) == pytest.approx(2 / 2**8)
+    rows[3]["id"] = "nowhere-1"
+    other.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert bench.main(["--real", real, "--judge-replies", replies, "--paired-with", str(other)]) == 2
+    assert "other.jsonl:4: field 'id': unknown id 'nowhere-1'" in capsys.readouterr().err
