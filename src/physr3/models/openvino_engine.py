@@ -40,6 +40,14 @@ Deviations, measured with openvino-genai 2026.4.1:
   pool without bounding it and disables the release of the cache after a call (openvino.genai issue #4481).
 - Runtime LoRA adapters (`openvino_genai.Adapter`) on a GGUF-loaded pipeline were measured to have no effect
   (MEASUREMENTS.md), hence the merged re-export on every refresh.
+- One sampler thread (`sampler_num_threads=1`; the ContinuousBatchingPipeline's default is one per core, OpenVINO's
+  own LLMPipeline sets 1). The cause of the hang below, found with gdb in session 8: a sampler pool thread waited
+  forever inside `Tokenizer::decode` (stop-string matching) for a detokenizer request that no thread held. The
+  request queue (`CircularBufferQueue`, from OVMS) can lose a wake-up: `get_idle` sees no idle request and queues
+  a promise under a second mutex, and a `return_to` that runs in between finds no promise and puts the request
+  back unclaimed. Only concurrent decodes race, and with one sampler thread the decodes of a call run one after
+  another. Not forced in a test (the window is a few instructions; 436 stress calls of 16 sampled prompts with
+  stop strings ran through with the default); the watchdog stays as the net.
 - A watchdog (`generation.openvino_stall_s`): `pipe.generate` runs in a worker thread (it releases the GIL) while
   the caller watches the process's CPU time. A call during which the process uses less than 1 s of CPU for that
   many seconds is taken as hung: one such call was seen once, at 0% CPU inside `pipe.generate`, in a CI run of a
@@ -70,6 +78,7 @@ from physr3.models.types import Completion, Conversation, SamplingParams
 log = logging.getLogger(__name__)
 
 PRECISIONS = {"fast": {}, "exact": {"INFERENCE_PRECISION_HINT": "f32"}}
+SAMPLER_THREADS = 1  # see the module docstring: more threads can hang a call with stop strings
 EXPORT_VERSION = "2"  # bump when gguf_export's output changes: invalidates cached exports and self-checks
 GGUF_NAME = "model-f16.gguf"
 CHECK_QUESTIONS = [
@@ -148,6 +157,10 @@ class OpenVINOEngine:
         # pinning) were measured at batch 8 and gained nothing beyond noise: benchmarks/openvino_knobs.py.
         self.scheduler_config = scheduler
         props = dict(PRECISIONS[self.precision])
+        # One sampler thread: see the module docstring (a lost wake-up in openvino-genai's tokenizer queue hangs
+        # a call whose stop strings two sampler threads decode at once); OpenVINO's own LLMPipeline does the same.
+        props["sampler_num_threads"] = SAMPLER_THREADS
+        self.properties = props
         if self.threads:
             props["INFERENCE_NUM_THREADS"] = self.threads
         if self._ov_tokenizer is None:
