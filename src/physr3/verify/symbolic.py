@@ -853,11 +853,18 @@ _WORD_EQUAL = re.compile(r"^\s*([A-Za-z][a-z]{3,})\s*=\s*(?=[-+.]?\d)")  # one w
 _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.IGNORECASE)
 
 
+# "X = 18 uF": a step that states a value, which a <find> step never does (a stray <find> before it is noise)
+_STATES_VALUE = re.compile(r"=\s*[-+]?(?:\d|\.\d)")
+
+
 def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
     """The steps with the section each is written in, read tolerantly: a step belongs to the section whose
     opening tag came last before it (`<tag` without `>` counts), until that section's closing tag. So an
     unclosed `<given>` does not swallow the sections opened after it, and tags out of order still name
-    the section a step is in; a stray opening (`symbolic_layouts.stray_openings`) is not followed. Without any tag the steps are returned as they are (untagged)."""
+    the section a step is in; a stray opening (`symbolic_layouts.stray_openings`) is not followed when the step
+    after it states a value (`<given> C1 = 13 uF <find> C2 = 18 uF </given>`), and is when it does not (`<given>
+    m1 = 7.31 kg <find T, the tension </given>`: the find step). Without any tag the steps are returned as they
+    are (untagged)."""
     marks = [(m.start(), bool(m.group(1)), m.group(2).lower()) for m in _TAG_MARK.finditer(text or "")]
     if not marks:
         return list(steps)
@@ -869,7 +876,7 @@ def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
     for step, pos in zip(steps, positions):
         while k < len(marks) and marks[k][0] < pos:
             _, closing, tag = marks[k]
-            if k in stray:  # the steps after it stay in the section it was opened in
+            if k in stray and _STATES_VALUE.search(step.text):  # data after it: still the section it opened in
                 k += 1
                 continue
             if not closing:
