@@ -1,0 +1,229 @@
+"""Build a new blind-labelled round of real solutions for `benchmarks/verifier.py` (how rounds 5 and 6 were made).
+
+The labelling itself is done by people or agents outside this script; the script prepares what they read and
+collects what they write, so that no annotator sees a verdict, another annotator's labels or the other half.
+
+    python benchmarks/label_round.py select   --dir R --problems R/problems_all.jsonl --seed 61 [--reword 16]
+        # per family one problem to solve greedily, one to sample, and (--reword families) one whose ground truth
+        # is reworded by hand; questions of any existing set under benchmarks/data/real_solutions are excluded
+    # ... generate: physr3 generate --input R/greedy.jsonl --out R/gen_greedy.jsonl (and sampled), and write
+    #     R/reworded.jsonl ({"id", "solution"} per line of R/reword.jsonl)
+    python benchmarks/label_round.py assemble --dir R --prefix r7 --sources demo-sft-greedy demo-ours-T0.7
+        # items.jsonl (shuffled, ids r7-001...), half1.md / half2.md with [P=k] position markers
+    # ... two annotators per half write R/half{1,2}_{a,b}.jsonl: {"id", "error_step", "error_type", "note"}
+    python benchmarks/label_round.py agree    --dir R     # kappa, step agreement, disagreements.md
+    # ... an adjudicator writes R/adjudicated.jsonl for the disagreements
+    python benchmarks/label_round.py finalize --dir R --out benchmarks/data/real_solutions/round7_test.jsonl
+
+`relabel` prepares an existing set for a blind relabelling in the same layout (halves of its items under their
+own ids); `agree` and `finalize --relabel SET` then work on it, keeping the old label in `label_before_relabel`.
+The annotator's instructions are in benchmarks/data/real_solutions/labelling/annotator.txt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections import Counter
+from pathlib import Path
+
+from physr3.solution import ANCHORED_STEP_PATTERN
+
+SETS = Path(__file__).resolve().parent / "data" / "real_solutions"
+KEEP = ("question", "answer", "answer_type", "domain", "family", "options", "ground_truth", "level")
+
+
+def read(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+
+def mark(solution: str) -> str:
+    """Each `Step k:` line prefixed with its position [P=k] (1-based order of appearance): labels are positions."""
+    lines, p = [], 0
+    for line in solution.split("\n"):
+        if ANCHORED_STEP_PATTERN.match(line):
+            p += 1
+            line = f"[P={p}] {line}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def view(item: dict) -> str:
+    """One item as an annotator reads it: problem, options, gold answer, reference solution, marked solution."""
+    opts = item.get("options")
+    s = f"## ITEM {item['id']}\n\n**Problem:** {item['question']}\n\n"
+    if opts:
+        s += "**Options:** " + "; ".join(f"{chr(65 + i)}) {o}" for i, o in enumerate(opts)) + "\n\n"
+    s += f"**Gold answer:** {item['answer']}\n\n**Reference (ground-truth) solution:**\n```\n{item['reference_solution']}\n```\n\n"
+    n = len(ANCHORED_STEP_PATTERN.findall(item["solution"]))
+    return s + f"**Solution to label** ({n} positions):\n```\n{mark(item['solution'])}\n```\n\n"
+
+
+def write_halves(folder: Path, items: list[dict], stem: str = "half") -> None:
+    half = (len(items) + 1) // 2
+    for h, part in ((1, items[:half]), (2, items[half:])):
+        (folder / f"{stem}{h}.md").write_text(f"# Items to label ({len(part)} items)\n\n" + "".join(map(view, part)))
+        print(f"{stem}{h}.md: {len(part)} items")
+
+
+def select(args: argparse.Namespace) -> None:
+    seen = {r["question"].strip() for f in SETS.glob("*.jsonl") for r in read(f)}
+    by_family: dict[str, list[dict]] = {}
+    for r in read(Path(args.problems)):
+        if r["question"].strip() not in seen:
+            by_family.setdefault(r["family"], []).append(r)
+    families = sorted(by_family)
+    reword = set(random.Random(args.seed).sample(families, min(args.reword, len(families))))
+    parts: dict[str, list[dict]] = {"greedy": [], "sampled": [], "reword": []}
+    for f in families:
+        ps = by_family[f]
+        if len(ps) < 2 + (f in reword):
+            sys.exit(f"family {f} has only {len(ps)} new problems: synthesize more (--n)")
+        parts["greedy"].append(ps[0])
+        parts["sampled"].append(ps[1])
+        if f in reword:
+            parts["reword"].append(ps[2])
+    for name, rows in parts.items():
+        write(Path(args.dir) / f"{name}.jsonl", rows)
+        print(f"{name}.jsonl: {len(rows)} problems")
+
+
+def assemble(args: argparse.Namespace) -> None:
+    folder = Path(args.dir)
+    items, dropped = [], 0
+    for part, source in (("greedy", args.sources[0]), ("sampled", args.sources[1])):
+        problems = {p["id"]: p for p in read(folder / f"{part}.jsonl")}
+        for g in read(folder / f"gen_{part}.jsonl"):
+            if not ANCHORED_STEP_PATTERN.search(g["completion"]):
+                dropped += 1  # no numbered step: nothing to label
+                continue
+            items.append(_item(problems[g["id"]], source, g["completion"], g.get("finish_reason")))
+    reworded = {r["id"]: r["solution"] for r in read(folder / "reworded.jsonl")}
+    for p in read(folder / "reword.jsonl"):
+        items.append(_item(p, "ground-truth-reworded", reworded[p["id"]], None))
+    random.Random(args.seed).shuffle(items)
+    for i, it in enumerate(items, 1):
+        it["id"] = f"{args.prefix}-{i:03d}"
+    write(folder / "items.jsonl", items)
+    print(f"{len(items)} items ({dropped} samples without a step dropped): {dict(Counter(i['source'] for i in items))}")
+    write_halves(folder, items)
+
+
+def _item(problem: dict, source: str, solution: str, finish: str | None) -> dict:
+    row = {k: problem.get(k) for k in KEEP}
+    row.update(reference_solution=problem["solution"], problem_id=problem["id"], source=source, solution=solution,
+               finish_reason=finish)
+    return row
+
+
+def relabel(args: argparse.Namespace) -> None:
+    folder = Path(args.dir)
+    items = read(SETS / f"{args.set}.jsonl")
+    write(folder / "items.jsonl", items)
+    write_halves(folder, items)
+
+
+def labels(folder: Path) -> tuple[dict, dict]:
+    a, b = {}, {}
+    for h in (1, 2):
+        a.update({r["id"]: r for r in read(folder / f"half{h}_a.jsonl")})
+        b.update({r["id"]: r for r in read(folder / f"half{h}_b.jsonl")})
+    return a, b
+
+
+def key(label: dict) -> tuple[int, str]:
+    return int(label["error_step"]), label["error_type"]
+
+
+def kappa(x: list[str], y: list[str]) -> float:
+    """Cohen's kappa of two label lists ("none" a class)."""
+    n = len(x)
+    observed = sum(p == q for p, q in zip(x, y)) / n
+    cx, cy = Counter(x), Counter(y)
+    expected = sum(cx[k] * cy[k] for k in set(x) | set(y)) / n / n
+    return (observed - expected) / (1 - expected) if expected < 1 else 1.0
+
+
+def agree(args: argparse.Namespace) -> None:
+    folder = Path(args.dir)
+    items = {r["id"]: r for r in read(folder / "items.jsonl")}
+    a, b = labels(folder)
+    missing = [i for i in items if i not in a or i not in b]
+    if missing:
+        sys.exit(f"labels missing for {len(missing)} items, first {missing[0]}")
+    ids = list(items)
+    n = len(ids)
+    steps = sum(a[i]["error_step"] == b[i]["error_step"] for i in ids)
+    near = sum(abs(int(a[i]["error_step"]) - int(b[i]["error_step"])) <= 1 for i in ids)
+    both = [i for i in ids if key(a[i]) == key(b[i])]
+    print(f"{n} items: kappa (type) {kappa([a[i]['error_type'] for i in ids], [b[i]['error_type'] for i in ids]):.3f}, "
+          f"step exact {steps / n:.1%}, within one {near / n:.1%}, both {len(both) / n:.1%}")
+    split = [i for i in ids if i not in set(both)]
+    with open(folder / "disagreements.md", "w", encoding="utf-8") as f:
+        f.write(f"# {len(split)} disagreements to adjudicate\n\n")
+        for i in split:
+            f.write(view(items[i]))
+            for who, lab in (("Annotator 1", a), ("Annotator 2", b)):
+                f.write(f"**{who}:** step {lab[i]['error_step']}, {lab[i]['error_type']}: {lab[i].get('note', '')}\n\n")
+            f.write("---\n\n")
+    print(f"{len(split)} disagreements -> {folder / 'disagreements.md'}")
+
+
+def finalize(args: argparse.Namespace) -> None:
+    folder = Path(args.dir)
+    a, b = labels(folder)
+    adjudicated = {r["id"]: r for r in read(folder / "adjudicated.jsonl")} if (folder / "adjudicated.jsonl").exists() else {}
+    rows, changed = read(folder / "items.jsonl"), 0
+    for row in rows:
+        i = row["id"]
+        agreed = key(a[i]) == key(b[i])
+        if not agreed and i not in adjudicated:
+            sys.exit(f"{i}: a disagreement without an adjudicated label")
+        label = a[i] if agreed else adjudicated[i]
+        if args.relabel:
+            before = {"error_step": row["label_error_step"], "error_type": row["label_error_type"],
+                      "note": row.get("label_note", ""), "how": row.get("label_how"),
+                      "annotator_a": row.get("annotator_a"), "annotator_b": row.get("annotator_b")}
+            changed += (before["error_step"], before["error_type"]) != key(label)
+            row["label_before_relabel"] = before
+        row.update(label_error_step=int(label["error_step"]), label_error_type=label["error_type"],
+                   label_note=label.get("note", ""), label_how="agreed" if agreed else "adjudicated",
+                   annotator_a={k: a[i][k] for k in ("error_step", "error_type", "note") if k in a[i]},
+                   annotator_b={k: b[i][k] for k in ("error_step", "error_type", "note") if k in b[i]})
+    write(Path(args.out), rows)
+    print(f"{len(rows)} rows -> {args.out}: {dict(Counter(r['label_error_type'] for r in rows))}"
+          + (f"; label changed on {changed}" if args.relabel else ""))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("select")
+    s.add_argument("--problems", required=True)
+    s.add_argument("--seed", type=int, required=True)
+    s.add_argument("--reword", type=int, default=16, help="families whose third problem's ground truth is reworded")
+    s = sub.add_parser("assemble")
+    s.add_argument("--prefix", required=True, help="item id prefix, e.g. r7")
+    s.add_argument("--sources", nargs=2, required=True, metavar=("GREEDY", "SAMPLED"))
+    s.add_argument("--seed", type=int, default=0)
+    s = sub.add_parser("relabel")
+    s.add_argument("--set", required=True, help="an existing set's name, e.g. dev")
+    sub.add_parser("agree")
+    s = sub.add_parser("finalize")
+    s.add_argument("--out", required=True)
+    s.add_argument("--relabel", action="store_true", help="keep each row's old label in label_before_relabel")
+    for p in sub.choices.values():
+        p.add_argument("--dir", required=True, help="the round's working folder")
+    args = parser.parse_args(argv)
+    Path(args.dir).mkdir(parents=True, exist_ok=True)
+    {"select": select, "assemble": assemble, "relabel": relabel, "agree": agree, "finalize": finalize}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

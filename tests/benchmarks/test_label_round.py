@@ -1,0 +1,105 @@
+"""benchmarks/label_round.py: a small round built end to end from real round-6 problems (questions changed so
+they count as new): selection per family, assembly with position markers, agreement, adjudication, and a final
+file that benchmarks/verifier.py reads as a labelled real set."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SETS = ROOT / "benchmarks" / "data" / "real_solutions"
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+tool = _load("label_round", ROOT / "benchmarks" / "label_round.py")
+bench = _load("verifier_bench_for_labels", ROOT / "benchmarks" / "verifier.py")
+
+
+def _write(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _problems(tmp_path: Path) -> Path:
+    """Three problems in each of three families, as `physr3 synth` writes them, with new question texts."""
+    by_family: dict[str, list[dict]] = {}
+    for r in map(json.loads, (SETS / "round6_test.jsonl").read_text().splitlines()):
+        by_family.setdefault(r["family"], []).append(r)
+    rows = []
+    for family in sorted(f for f, rs in by_family.items() if len(rs) >= 3)[:3]:
+        for k, r in enumerate(by_family[family][:3]):
+            rows.append({key: r[key] for key in tool.KEEP} | {
+                "id": f"{family}-{k}", "question": f"(variant {k}) {r['question']}", "solution": r["reference_solution"]})
+    path = tmp_path / "problems_all.jsonl"
+    _write(path, rows)
+    return path
+
+
+def test_a_round_goes_from_problems_to_a_labelled_set(tmp_path, capsys) -> None:
+    folder = tmp_path / "round"
+    tool.main(["select", "--dir", str(folder), "--problems", str(_problems(tmp_path)), "--seed", "1", "--reword", "1"])
+    greedy, sampled = (tool.read(folder / f"{p}.jsonl") for p in ("greedy", "sampled"))
+    reword = tool.read(folder / "reword.jsonl")
+    assert (len(greedy), len(sampled), len(reword)) == (3, 3, 1)
+    assert len({p["family"] for p in greedy}) == 3 and not {p["id"] for p in greedy} & {p["id"] for p in sampled}
+    # the "model" writes the reference solutions, one sample has no numbered step (dropped)
+    _write(folder / "gen_greedy.jsonl", [{"id": p["id"], "completion": p["solution"], "finish_reason": "stop"}
+                                         for p in greedy])
+    _write(folder / "gen_sampled.jsonl", [{"id": p["id"], "completion": p["solution"] if k else "no steps here",
+                                           "finish_reason": "length"} for k, p in enumerate(sampled)])
+    _write(folder / "reworded.jsonl", [{"id": p["id"], "solution": p["solution"]} for p in reword])
+    tool.main(["assemble", "--dir", str(folder), "--prefix", "rt", "--sources", "sft-greedy", "ours-T0.7"])
+    items = tool.read(folder / "items.jsonl")
+    assert [i["id"] for i in items] == [f"rt-{k:03d}" for k in range(1, 7)]
+    assert sorted(i["source"] for i in items) == ["ground-truth-reworded"] + ["ours-T0.7"] * 2 + ["sft-greedy"] * 3
+    halves = [(folder / f"half{h}.md").read_text() for h in (1, 2)]
+    assert sum(h.count("## ITEM ") for h in halves) == 6 and "[P=1] Step 1:" in halves[0]
+    assert "label_error_step" not in "".join(halves)  # nothing of a label reaches the annotators
+    # two annotators per half; they disagree on one item
+    for h, part in ((1, items[:3]), (2, items[3:])):
+        for who in "ab":
+            step = 2 if (who == "b" and h == 1) else 0
+            _write(folder / f"half{h}_{who}.jsonl", [
+                {"id": it["id"], "error_step": step if k == 0 else 0, "error_type": "MC" if step and k == 0 else "none",
+                 "note": "n"} for k, it in enumerate(part)])
+    tool.main(["agree", "--dir", str(folder)])
+    out = capsys.readouterr().out
+    assert "6 items:" in out and "step exact 83.3%" in out and "1 disagreements" in out
+    assert (folder / "disagreements.md").read_text().count("## ITEM ") == 1
+    final = tmp_path / "roundt_test.jsonl"
+    with pytest.raises(SystemExit, match="rt-001: a disagreement without an adjudicated label"):
+        tool.main(["finalize", "--dir", str(folder), "--out", str(final)])
+    _write(folder / "adjudicated.jsonl", [{"id": items[0]["id"], "error_step": 0, "error_type": "none", "note": "a"}])
+    tool.main(["finalize", "--dir", str(folder), "--out", str(final)])
+    rows = tool.read(final)
+    assert [r["label_how"] for r in rows] == ["adjudicated"] + ["agreed"] * 5
+    assert all(r["label_error_step"] == 0 and r["annotator_a"] and r["annotator_b"] for r in rows)
+    # a valid labelled real set for the verifier's benchmark
+    assert bench.main(["--n", "0", "--real", str(final), "--show", "0"]) == 0
+    assert re.search(r"real set: 6 labelled solutions", capsys.readouterr().out)
+
+
+def test_a_relabel_keeps_the_old_label(tmp_path, capsys) -> None:
+    folder = tmp_path / "relabel"
+    tool.main(["relabel", "--dir", str(folder), "--set", "dev"])
+    items = tool.read(folder / "items.jsonl")
+    assert len(items) == 131
+    for h, part in ((1, items[:66]), (2, items[66:])):
+        for who in "ab":
+            _write(folder / f"half{h}_{who}.jsonl", [{"id": it["id"], "error_step": 1, "error_type": "MC"}
+                                                     for it in part])
+    tool.main(["finalize", "--dir", str(folder), "--out", str(tmp_path / "dev.jsonl"), "--relabel"])
+    rows = tool.read(tmp_path / "dev.jsonl")
+    kept = [(r["label_before_relabel"]["error_step"], r["label_before_relabel"]["error_type"]) for r in rows]
+    assert kept == [(it["label_error_step"], it["label_error_type"]) for it in items]
+    assert f"label changed on {sum(k != (1, 'MC') for k in kept)}" in capsys.readouterr().out
