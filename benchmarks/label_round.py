@@ -29,6 +29,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from sklearn.metrics import cohen_kappa_score
+
 from physr3.solution import ANCHORED_STEP_PATTERN
 
 SETS = Path(__file__).resolve().parent / "data" / "real_solutions"
@@ -141,15 +143,6 @@ def key(label: dict) -> tuple[int, str]:
     return int(label["error_step"]), label["error_type"]
 
 
-def kappa(x: list[str], y: list[str]) -> float:
-    """Cohen's kappa of two label lists ("none" a class)."""
-    n = len(x)
-    observed = sum(p == q for p, q in zip(x, y)) / n
-    cx, cy = Counter(x), Counter(y)
-    expected = sum(cx[k] * cy[k] for k in set(x) | set(y)) / n / n
-    return (observed - expected) / (1 - expected) if expected < 1 else 1.0
-
-
 def agree(args: argparse.Namespace) -> None:
     folder = Path(args.dir)
     items = {r["id"]: r for r in read(folder / "items.jsonl")}
@@ -162,7 +155,7 @@ def agree(args: argparse.Namespace) -> None:
     steps = sum(a[i]["error_step"] == b[i]["error_step"] for i in ids)
     near = sum(abs(int(a[i]["error_step"]) - int(b[i]["error_step"])) <= 1 for i in ids)
     both = [i for i in ids if key(a[i]) == key(b[i])]
-    print(f"{n} items: kappa (type) {kappa([a[i]['error_type'] for i in ids], [b[i]['error_type'] for i in ids]):.3f}, "
+    print(f"{n} items: kappa (type) {cohen_kappa_score([a[i]['error_type'] for i in ids], [b[i]['error_type'] for i in ids]):.3f}, "
           f"step exact {steps / n:.1%}, within one {near / n:.1%}, both {len(both) / n:.1%}")
     split = [i for i in ids if i not in set(both)]
     with open(folder / "disagreements.md", "w", encoding="utf-8") as f:

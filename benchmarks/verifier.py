@@ -299,6 +299,7 @@ def real_report(args: argparse.Namespace, items: list, verdicts: list, elapsed: 
     from sklearn.metrics import cohen_kappa_score
 
     from physr3.config import RewardConfig
+    from physr3.report.intervals import wilson_interval
     from physr3.reward import step_reward
     from physr3.verify.base import Verdict
 
@@ -442,16 +443,6 @@ def read_replies(path: str, real_path: str, items: list) -> dict[str, str]:
         raise UserError(f"{path}: no reply for {len(missing)} of the {len(items)} items of {real_path}: {named}"
                         + (", ..." if len(missing) > 5 else ""))
     return replies
-
-
-def wilson_interval(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a proportion: honest at n ~ 160 and near 0 or 1, unlike the normal one."""
-    if n == 0:
-        return 0.0, 1.0
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def sign_test_p(wins: int, losses: int) -> float:
