@@ -15,6 +15,11 @@ collects what they write, so that no annotator sees a verdict, another annotator
     # ... an adjudicator writes R/adjudicated.jsonl for the disagreements
     python benchmarks/label_round.py finalize --dir R --out benchmarks/data/real_solutions/round7_test.jsonl
 
+    # ... optionally a second, independent team labels the same halves in another folder R2 (agree, adjudicate):
+    python benchmarks/label_round.py second-team --dir R2 --into benchmarks/data/real_solutions/round7_test.jsonl
+        # adds each item's `second_team` label and prints how often the two teams agree (a ceiling for a verifier);
+        # benchmarks/verifier.py --labels second_team scores against that team
+
 `relabel` prepares an existing set for a blind relabelling in the same layout (halves of its items under their
 own ids); `agree` and `finalize --relabel SET` then work on it, keeping the old label in `label_before_relabel`.
 The annotator's instructions are in benchmarks/data/real_solutions/labelling/annotator.txt.
@@ -168,17 +173,55 @@ def agree(args: argparse.Namespace) -> None:
     print(f"{len(split)} disagreements -> {folder / 'disagreements.md'}")
 
 
+def final_labels(folder: Path) -> dict[str, tuple[dict, str]]:
+    """Per item id its final label and how it was reached: agreed by both annotators, else adjudicated."""
+    a, b = labels(folder)
+    adjudicated = {r["id"]: r for r in read(folder / "adjudicated.jsonl")} if (folder / "adjudicated.jsonl").exists() else {}
+    out = {}
+    for i in a:
+        if key(a[i]) == key(b.get(i, {"error_step": -1, "error_type": ""})):
+            out[i] = (a[i], "agreed")
+        elif i in adjudicated:
+            out[i] = (adjudicated[i], "adjudicated")
+        else:
+            sys.exit(f"{i}: a disagreement without an adjudicated label")
+    return out
+
+
+def second_team(args: argparse.Namespace) -> None:
+    """A second, independent team's final labels of the same items go into the set under `--field`, and the two
+    teams' agreement is printed: the ceiling of any verifier's agreement with one team is about where two careful
+    teams agree with each other."""
+    from physr3.report.intervals import wilson_interval
+
+    final, rows = final_labels(Path(args.dir)), read(Path(args.into))
+    missing = [r["id"] for r in rows if r["id"] not in final]
+    if missing:
+        sys.exit(f"{args.dir}: no label for {len(missing)} items of {args.into}, first {missing[0]}")
+    for row in rows:
+        label, how = final[row["id"]]
+        row[args.field] = {"error_step": int(label["error_step"]), "error_type": label["error_type"],
+                           "note": label.get("note", ""), "how": how}
+    write(Path(args.into), rows)
+    n = len(rows)
+    first = [(int(r["label_error_step"]), r["label_error_type"]) for r in rows]
+    second = [key(r[args.field]) for r in rows]
+    step = sum(x[0] == y[0] for x, y in zip(first, second))
+    low, high = wilson_interval(step, n)
+    kappa = cohen_kappa_score([x[1] for x in first], [y[1] for y in second])
+    print(f"{n} rows of {args.into} get {args.field}; the two teams' first-error step agrees on {step}/{n} = "
+          f"{step / n:.1%} [{low:.1%}, {high:.1%}], type kappa {kappa:.3f}, "
+          f"step and type {sum(x == y for x, y in zip(first, second)) / n:.1%}")
+
+
 def finalize(args: argparse.Namespace) -> None:
     folder = Path(args.dir)
     a, b = labels(folder)
-    adjudicated = {r["id"]: r for r in read(folder / "adjudicated.jsonl")} if (folder / "adjudicated.jsonl").exists() else {}
+    final = final_labels(folder)
     rows, changed = read(folder / "items.jsonl"), 0
     for row in rows:
         i = row["id"]
-        agreed = key(a[i]) == key(b[i])
-        if not agreed and i not in adjudicated:
-            sys.exit(f"{i}: a disagreement without an adjudicated label")
-        label = a[i] if agreed else adjudicated[i]
+        label, how = final[i]
         if args.relabel:
             before = {"error_step": row["label_error_step"], "error_type": row["label_error_type"],
                       "note": row.get("label_note", ""), "how": row.get("label_how"),
@@ -186,7 +229,7 @@ def finalize(args: argparse.Namespace) -> None:
             changed += (before["error_step"], before["error_type"]) != key(label)
             row["label_before_relabel"] = before
         row.update(label_error_step=int(label["error_step"]), label_error_type=label["error_type"],
-                   label_note=label.get("note", ""), label_how="agreed" if agreed else "adjudicated",
+                   label_note=label.get("note", ""), label_how=how,
                    annotator_a={k: a[i][k] for k in ("error_step", "error_type", "note") if k in a[i]},
                    annotator_b={k: b[i][k] for k in ("error_step", "error_type", "note") if k in b[i]})
     write(Path(args.out), rows)
@@ -211,11 +254,15 @@ def main(argv: list[str] | None = None) -> None:
     s = sub.add_parser("finalize")
     s.add_argument("--out", required=True)
     s.add_argument("--relabel", action="store_true", help="keep each row's old label in label_before_relabel")
+    s = sub.add_parser("second-team", help="add a second team's labels of the same items to a finished set")
+    s.add_argument("--into", required=True, help="the finished set (first team's labels), rewritten in place")
+    s.add_argument("--field", default="second_team")
     for p in sub.choices.values():
         p.add_argument("--dir", required=True, help="the round's working folder")
     args = parser.parse_args(argv)
     Path(args.dir).mkdir(parents=True, exist_ok=True)
-    {"select": select, "assemble": assemble, "relabel": relabel, "agree": agree, "finalize": finalize}[args.cmd](args)
+    {"select": select, "assemble": assemble, "relabel": relabel, "agree": agree, "finalize": finalize,
+     "second-team": second_team}[args.cmd](args)
 
 
 if __name__ == "__main__":

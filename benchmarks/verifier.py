@@ -103,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--on-step-out-of-range", default=VerifierConfig.on_step_out_of_range,
                         choices=("clamp", "reject", "keep_counted"),
                         help="verifier.on_step_out_of_range for --judge-replies (default: the config's)")
+    parser.add_argument("--labels", metavar="FIELD",
+                        help="score against a second team's labels kept in each row under FIELD (e.g. second_team)")
     parser.add_argument("--save-verdicts", metavar="FILE.jsonl",
                         help="write the real set's verdicts beside their labels (id, step, type, status, "
                              "label_step, label_type, explanation)")
@@ -259,6 +261,8 @@ def real(args: argparse.Namespace) -> int:
         return 0
     # a judge prompt needs the ground truth: refused here, line named, rather than skipped
     items = read_items(args.real, need_ground_truth=bool(args.judge_replies), limit=None)
+    if args.labels:
+        items = with_labels_of(items, args.labels, args.real)
     judge = None
     if args.judge_replies:
         judge = offline_judge(args.judge_name or Path(args.judge_replies).stem, args.on_step_out_of_range)
@@ -287,6 +291,19 @@ def real(args: argparse.Namespace) -> int:
     if args.paired_with:
         paired_report(args.paired_with, args.real, items, verdicts)
     return 0
+
+
+def with_labels_of(items: list, field: str, path: str) -> list:
+    """The items with a second team's labels (`label_round.py second-team`, row[field]) in the label's place."""
+    out = []
+    for problem, solution, row in items:
+        label = row.get(field)
+        if not isinstance(label, dict) or "error_step" not in label or "error_type" not in label:
+            raise UserError(f"{path}: item {problem.id} has no {field!r} label with error_step and error_type "
+                            "(--labels)")
+        out.append((problem, solution, row | {"label_error_step": int(label["error_step"]),
+                                              "label_error_type": label["error_type"]}))
+    return out
 
 
 def real_report(args: argparse.Namespace, items: list, verdicts: list, elapsed: float, what: str) -> None:

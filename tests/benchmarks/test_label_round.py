@@ -103,3 +103,31 @@ def test_a_relabel_keeps_the_old_label(tmp_path, capsys) -> None:
     kept = [(r["label_before_relabel"]["error_step"], r["label_before_relabel"]["error_type"]) for r in rows]
     assert kept == [(it["label_error_step"], it["label_error_type"]) for it in items]
     assert f"label changed on {sum(k != (1, 'MC') for k in kept)}" in capsys.readouterr().out
+
+
+def test_a_second_team_is_added_to_a_finished_set_and_scored(tmp_path, capsys) -> None:
+    rows = tool.read(SETS / "round6_test.jsonl")[:4]
+    finished = tmp_path / "roundt_test.jsonl"
+    _write(finished, rows)
+    folder = tmp_path / "team2"
+    folder.mkdir()
+    _write(folder / "items.jsonl", rows)
+    # team 2 agrees with the set's labels except on the first item, where its adjudicator says "no error"
+    for h, part in ((1, rows[:2]), (2, rows[2:])):
+        for who in "ab":
+            _write(folder / f"half{h}_{who}.jsonl", [
+                {"id": r["id"], "error_step": r["label_error_step"] + (k == 0 and h == 1 and who == "b"),
+                 "error_type": r["label_error_type"]} for k, r in enumerate(part)])
+    with pytest.raises(SystemExit, match="a disagreement without an adjudicated label"):
+        tool.main(["second-team", "--dir", str(folder), "--into", str(finished)])
+    _write(folder / "adjudicated.jsonl", [{"id": rows[0]["id"], "error_step": 0, "error_type": "none"}])
+    tool.main(["second-team", "--dir", str(folder), "--into", str(finished)])
+    assert "agrees on 3/4 = 75.0%" in capsys.readouterr().out
+    out = tool.read(finished)
+    assert out[0]["second_team"] == {"error_step": 0, "error_type": "none", "note": "", "how": "adjudicated"}
+    assert [r["label_error_step"] for r in out] == [r["label_error_step"] for r in rows]  # first team's kept
+    # the verifier's benchmark scores against either team; a set without the field is refused by name
+    assert bench.main(["--n", "0", "--real", str(finished), "--show", "0", "--labels", "second_team"]) == 0
+    assert re.search(r"real set: 4 labelled solutions", capsys.readouterr().out)
+    assert bench.main(["--n", "0", "--real", str(SETS / "round6_test.jsonl"), "--labels", "second_team"]) != 0
+    assert "has no 'second_team' label" in capsys.readouterr().err
