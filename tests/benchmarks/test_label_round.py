@@ -131,3 +131,11 @@ def test_a_second_team_is_added_to_a_finished_set_and_scored(tmp_path, capsys) -
     assert re.search(r"real set: 4 labelled solutions", capsys.readouterr().out)
     assert bench.main(["--n", "0", "--real", str(SETS / "round6_test.jsonl"), "--labels", "second_team"]) != 0
     assert "has no 'second_team' label" in capsys.readouterr().err
+
+
+def test_round7_keeps_both_teams_labels() -> None:
+    """Round 7 was labelled by two independent teams; the second team's labels stay in the set (second_team), and
+    the agreement the data folder's README reports (150/158 on the first-error step) is what the file holds."""
+    rows = tool.read(SETS / "round7_test.jsonl")
+    assert len(rows) == 158 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
+    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 150
