@@ -86,6 +86,9 @@ def test_a_given_whose_words_attach_its_value_to_the_wrong_thing_is_mc(verifier:
                                    "V1 = 4.34 L", "V2 = 58.2 L"]),
     ("thin_film_reflected_wavelength", ["The thickness of the film is 107 nm",
                                         "The refractive index of the film is 1.44 (the air's is 1.00)"]),
+    # a cycle with a stage at constant volume, which the problem names: its two volumes are no contradiction
+    ("rectangular_cycle_efficiency", ["p1 = 206 kPa", "p2 = 450 kPa (pressure at constant volume)", "V1 = 4.9 L",
+                                      "V2 = 12 L"]),
     ("decay_chain_max_daughter", ["X: a radioactive nucleus with half-life 8.6 h",
                                   "Y: a radioactive nucleus with half-life 6.6 h"]),
     ("young_double_slit_in_liquid", ["The slit separation is 0.97 mm", "Dsc = 1.50 m",

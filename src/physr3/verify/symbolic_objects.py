@@ -53,6 +53,7 @@ _CAUSE = re.compile(r"\b(?:due to|caused by|because of)\s+(?:the\s+)?([a-z]+)", 
 # (not "isothermal": a cycle has isothermal stages at two temperatures)
 _PROCESS = re.compile(r"\bat\s+constant\s+(volume|pressure|temperature)\b", re.IGNORECASE)
 _HELD = {"volume": "m^3", "pressure": "Pa", "temperature": "K"}
+_NAMED_PROCESS = {"volume": "isochoric", "pressure": "isobaric", "temperature": "isothermal"}
 _VACUUM_INDEX = re.compile(r"\brefractive\s+index\s+(?:of|in)\s+(?:the\s+)?(air|vacuum|free\s+space)\b", re.IGNORECASE)
 _PERCENT = re.compile(r"(\d+\.?\d*)\s*(?:%|per\s?cent\b)", re.IGNORECASE)
 _EACH = re.compile(r"\b(each|both|every)\s+(?:of\s+the\s+)?([a-z]+)", re.IGNORECASE)
@@ -185,8 +186,9 @@ class ObjectWords:
             return None
         held = m.group(1).lower()
         dim = mp.dim_of_unit(_HELD[held].replace("^", "**"))
-        if dim is None or len(self._kind_values(dim)) < 2:
-            return None
+        if dim is None or len(self._kind_values(dim)) < 2 or re.search(rf"constant\s+{held}|{_NAMED_PROCESS[held]}",
+                                                                         self.question, re.IGNORECASE):
+            return None  # a cycle with a stage at constant volume ("A to B at a constant volume of 4.9 L")
         return self._fail(f"states the value \"{m.group(0)}\", but the problem gives two different values of "
                           f"the {held}: the process is misnamed.",
                           "given_process")
@@ -210,12 +212,19 @@ class ObjectWords:
         return None
 
     def each_of_several(self, text: str) -> Finding | None:
-        """"The speed of each trolley: 9.42 m/s" where the trolleys move at 9.42 and 4.5 m/s."""
+        """"The speed of each trolley: 9.42 m/s" where the trolleys move at 9.42 and 4.5 m/s: another given
+        of the kind, whose description names the object ("initial speed of the slower trolley"), differs."""
         m = _EACH.search(text)
         own = self._own(text) if m else None
         dim = self.gt.dims.get(own) if own else None
         if dim is None or len(self._kind_values(dim)) < 2:
             return None
+        noun = _stem(m.group(2).lower())
+        values = self.gt.instances[0]
+        if not any(g != own and g in values and not math.isclose(float(values[g]), float(values[own]), rel_tol=_REL)
+                   and self.gt.dims.get(g) is not None and mp.same_dim(self.gt.dims[g], dim)
+                   and noun in {_stem(w) for w in _words(self.gt.descriptions.get(g, ""))} for g in self.gt.givens):
+            return None  # no other object named so has a value of this kind that differs
         return self._fail(f"gives one value for \"{m.group(0)}\", but the problem's values of that kind differ: "
                           f"it is only {own} ({self.gt.descriptions.get(own, '')}).", "given_object", own)
 
