@@ -16,8 +16,8 @@ sentence, all MC but the last:
 - a remark that states a percentage the problem does not state invents a second quantity (`invented_percent`);
 - one value said to be that of "each" or "both" objects, when the record gives those objects values of that
   kind that differ, is only one object's value (`each_of_several`);
-- a value called a capacity or a rating (a limit, "current carrying capacity"; not a heat capacity) when
-  neither its own description nor the problem says so names another quantity (`limit_word`);
+- a value called a capacity (a limit, "current carrying capacity"; not a heat capacity) when neither its own
+  description nor the problem says so names another quantity (`limit_word`);
 - an object named by a capital letter ("W: a stable nucleus") where the problem names its objects by other
   capital letters (X, Y, Z) is an object the problem does not have (`invented_object`);
 - a given sentence whose subject is the quantity asked for ("The fringe width is the separation between the
@@ -57,8 +57,9 @@ _NAMED_PROCESS = {"volume": "isochoric", "pressure": "isobaric", "temperature": 
 _VACUUM_INDEX = re.compile(r"\brefractive\s+index\s+(?:of|in)\s+(?:the\s+)?(air|vacuum|free\s+space)\b", re.IGNORECASE)
 _PERCENT = re.compile(r"(\d+\.?\d*)\s*(?:%|per\s?cent\b)", re.IGNORECASE)
 _EACH = re.compile(r"\b(each|both|every)\s+(?:of\s+the\s+)?([a-z]+)", re.IGNORECASE)
-# words that make a quantity a limit of itself; "heat capacity" is a quantity of its own
-_LIMIT = re.compile(r"\b(?<!heat\s)(capacity|rating|rated)\b", re.IGNORECASE)
+# a word that makes a quantity a limit of itself ("current carrying capacity"); "heat capacity" is a quantity of
+# its own; not "rated"/"rating": an appliance's rated power is its power
+_LIMIT = re.compile(r"\b(?<!heat\s)(capacity)\b", re.IGNORECASE)
 # "W: a stable nucleus", "Z (initial sample): a nucleus": a capital letter naming an object
 _OBJECT_LETTER = re.compile(r"(?<![\w'])([A-Z])\s*(?:\([^()]*\))?\s*:\s*(?:a|an|the)\s")
 _SUBJECT = re.compile(r"\s*(?:the\s+)?(?P<head>[A-Za-z][A-Za-z ,'-]*?)\s+is\s+", re.IGNORECASE)
