@@ -428,6 +428,8 @@ class SymbolicVerifier:
                 finding = concept_fail[1]
             elif tag == "concept" and checker.foreign_principle(step.text):  # "Kinetic energy: the rest energy ..."
                 finding = checker.foreign_principle(step.text)
+            elif tag == "concept" and statements.objects.concept(step.text) is not None:  # "Ampère-Maxwell: Ohm's law"
+                finding = statements.objects.concept(step.text)
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             elif tag == "given" and statements.check(step.text, i) is not None:  # `V = 301 K`, a repeated given

@@ -48,6 +48,7 @@ from dataclasses import dataclass
 from physr3 import quantity as mp
 from physr3.verify.symbolic_checks import Finding
 from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, lost_state, one_value
+from physr3.verify.symbolic_objects import ObjectWords
 
 _NUMBER = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
 _SYMBOL = r"[A-Za-zα-ωΑ-Ωλ][A-Za-z0-9_]{0,9}"
@@ -160,6 +161,7 @@ class GivenStatements:
         self.defined = {k: v for k, v in self._defined(self.question).items()
                         if k in gt.fixed or (k in gt.givens and _close(v.si, gt.instances[0].get(k, float("nan"))))}
         self.words = WordsMatcher(gt)
+        self.objects = ObjectWords(gt, question)  # session 9: objects, processes and remarks (`symbolic_objects`)
         self.question_numbers = [float(x) for x in re.findall(rf"(?<![\w.]){_NUMBER}", self.question)
                                  if _is_float(x)]
 
@@ -178,7 +180,7 @@ class GivenStatements:
         """The first round-seven failure of step `i` in given position, else None (and the statement is
         remembered for the steps after it)."""
         s = read_statement(text)
-        self.last = self.unit_remark(text)
+        self.last = self.unit_remark(text) or self.objects.given(text)
         if self.last is not None:
             return self.last
         if s is None:

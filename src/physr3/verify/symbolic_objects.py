@@ -1,0 +1,301 @@
+"""What a given's words attach its value to, judged against the problem: the object, the process, a remark's
+own numbers and the law a concept step names. The checks the walk in `physr3.verify.symbolic` runs on a step
+in given position (through `symbolic_givens.GivenStatements`) and on a <concept> step, after the embedding
+matcher of `symbolic_meaning` (which compares a given's words with the record's descriptions only, and so
+cannot see what the problem says about the objects, the process or what is neglected).
+
+Session nine, from the round-6 misses (benchmarks/data/real_solutions/round6_test.jsonl, tuning data since
+session 8; classes B1, B15, B16, B18 and C1 of analysis/round6_misses_session8_verifier.md); each rule in one
+sentence, all MC but the last:
+- a value said to be due to something the problem tells to neglect ("acceleration due to air" after "neglect
+  air resistance") is attributed to a cause that is not there (`neglected_cause`);
+- a value said to be at constant volume, pressure or temperature when the record gives two different values
+  of that kind (the process changes it) names the value in the wrong process (`contradicted_process`);
+- a refractive index said to be that of air or vacuum with a value that is not 1 is another medium's
+  (`vacuum_index`);
+- a remark that states a percentage the problem does not state invents a second quantity (`invented_percent`);
+- one value said to be that of "each" or "both" objects, when the record gives those objects values of that
+  kind that differ, is only one object's value (`each_of_several`);
+- a value called a capacity (a limit, "current carrying capacity"; not a heat capacity) when neither its own
+  description nor the problem says so names another quantity (`limit_word`);
+- an object named by a capital letter ("W: a stable nucleus") where the problem names its objects by other
+  capital letters (X, Y, Z) is an object the problem does not have (`invented_object`);
+- a given sentence whose subject is the quantity asked for ("The fringe width is the separation between the
+  slits, which is 0.65 mm") states the target as given (`target_subject`);
+- a <concept> step headed by a named law that none of the problem's principles names, whose statement then
+  names the problem's own law ("Ampère-Maxwell: Ohm's law, ..."), names a law that does not apply: CM
+  (`two_laws`);
+- a <concept> step headed by a name none of whose words the problem or any problem of the generator uses
+  (question, descriptions, principles: "Deuterium-dithionium (D-D): half-life 15 d") names a principle or an
+  object that does not exist: CM (`invented_heading`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+
+from physr3 import quantity as mp
+from physr3.verify.symbolic_checks import Finding
+
+_ARTICLES = frozenset("the and for with from its this that which".split())
+_TAGS = re.compile(r"<\s*/?\s*[a-z_]+\s*>?", re.IGNORECASE)
+_NUMBER = r"(?<![\w^.])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_VALUE = re.compile(rf"({_NUMBER})\s*((?:[A-Za-zμΩ°][A-Za-z0-9μΩ°/*^.()\-]*)?)")
+_REL = 0.005  # a written value is a given's when it is within this (rounding of three figures)
+
+# what the problem tells to leave out: "Neglect air resistance", "ignoring friction", "the rope's mass is negligible"
+_NEGLECT = re.compile(r"\b(?:neglect(?:ing)?|ignor(?:e|ing)|without)\s+(?:the\s+|any\s+)?([a-z]+)", re.IGNORECASE)
+_NEGLIGIBLE = re.compile(r"\b([a-z]+)\s+(?:[a-z]+\s+)?(?:is|are)\s+negligible", re.IGNORECASE)
+_CAUSE = re.compile(r"\b(?:due to|caused by|because of)\s+(?:the\s+)?([a-z]+)", re.IGNORECASE)
+# a process held at one value of a kind; the unit names the kind
+# (not "isothermal": a cycle has isothermal stages at two temperatures)
+_PROCESS = re.compile(r"\bat\s+constant\s+(volume|pressure|temperature)\b", re.IGNORECASE)
+_HELD = {"volume": "m^3", "pressure": "Pa", "temperature": "K"}
+_NAMED_PROCESS = {"volume": "isochoric", "pressure": "isobaric", "temperature": "isothermal"}
+_VACUUM_INDEX = re.compile(r"\brefractive\s+index\s+(?:of|in)\s+(?:the\s+)?(air|vacuum|free\s+space)\b", re.IGNORECASE)
+_PERCENT = re.compile(r"(\d+\.?\d*)\s*(?:%|per\s?cent\b)", re.IGNORECASE)
+_EACH = re.compile(r"\b(each|both|every)\s+(?:of\s+the\s+)?([a-z]+)", re.IGNORECASE)
+# a word that makes a quantity a limit of itself ("current carrying capacity"); "heat capacity" is a quantity of
+# its own; not "rated"/"rating": an appliance's rated power is its power
+_LIMIT = re.compile(r"\b(?<!heat\s)(capacity)\b", re.IGNORECASE)
+# "W: a stable nucleus", "Z (initial sample): a nucleus": a capital letter naming an object
+_OBJECT_LETTER = re.compile(r"(?<![\w'])([A-Z])\s*(?:\([^()]*\))?\s*:\s*(?:a|an|the)\s")
+_SUBJECT = re.compile(r"\s*(?:the\s+)?(?P<head>[A-Za-z][A-Za-z ,'-]*?)\s+is\s+", re.IGNORECASE)
+# names of physicists that name laws and principles in introductory physics (textbook law names: Ampère's law,
+# Faraday's law, Snell's law, ...); a heading that names one is a law's name
+_EPONYMS = frozenset(
+    "ampere faraday lenz gauss biot savart coulomb ohm kirchhoff snell newton hooke bernoulli archimedes pascal "
+    "boyle charles lussac avogadro stefan boltzmann wien kepler doppler maxwell joule malus brewster bragg planck "
+    "einstein broglie bohr heisenberg compton hubble rayleigh huygens fermat torricelli stokes poiseuille carnot "
+    "clausius dalton henry curie lorentz fourier hall".split())
+
+
+@functools.lru_cache(maxsize=1)
+def generator_vocabulary() -> frozenset[str]:
+    """The stems (`_stem`) of every word the generator's families write: questions, the givens' and the
+    computed quantities' descriptions and reasons, the principles' names, statements and keywords; empty
+    when the generator cannot be loaded (the heading check then steps aside)."""
+    try:
+        from physr3.synth.registry import all_families
+    except ImportError:  # pragma: no cover
+        return frozenset()
+    texts: list[str] = []
+    for fam in all_families():
+        texts += [fam.question, str(fam.find)]
+        texts += [g.description or "" for g in fam.givens]
+        texts += [f"{s.description} {getattr(s, 'why', '')}" for s in fam.steps]
+        texts += [f"{p.name} {p.text} {' '.join(p.keywords)}" for p in fam.principles]
+    return frozenset(_stem(w) for t in texts for w in _words(t))
+
+
+def _stem(word: str) -> str:
+    """A word as compared across texts: a plural "s"/"es" cut, then its first 5 letters."""
+    for suffix in ("es", "s"):
+        if len(word) > 4 and word.endswith(suffix) and not word.endswith("ss"):
+            word = word[:-len(suffix)]
+            break
+    return word[:5]
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words, accents folded ("Ampère" -> "ampere")."""
+    return re.findall(r"[a-z]+", text.lower().replace("è", "e").replace("é", "e"))
+
+
+def _one_value(text: str) -> tuple[float, mp.Dim | None] | None:
+    """The one number of a line in SI with its dimension (None: unit not understood); None with no or
+    several numbers."""
+    found = list(_VALUE.finditer(text))
+    if len(found) != 1:
+        return None
+    number, unit = float(found[0].group(1)), found[0].group(2).rstrip(".,;:")
+    while unit.endswith(")") and unit.count(")") > unit.count("("):
+        unit = unit[:-1]
+    if not unit:
+        return number, mp.DIMLESS
+    info = mp.pint_unit(unit.replace("^", "**"))
+    return (number, None) if info is None else (number * info.factor, info.dim)
+
+
+class ObjectWords:
+    """The checks of this module for one problem (see the module docstring)."""
+
+    def __init__(self, gt, question: str = ""):
+        self.gt = gt
+        self.question = question or ""
+        self.neglected = {m.group(1).lower() for m in _NEGLECT.finditer(self.question)} | \
+            {m.group(1).lower() for m in _NEGLIGIBLE.finditer(self.question)}
+        self.percents = {float(x) for x in _PERCENT.findall(self.question)}
+        # capital letters the problem names its objects by ("X decays to Y ... a stable nucleus Z"); not "A", "I"
+        self.object_letters = set(re.findall(r"(?<![\w'])([A-Z])(?![\w'])", self.question)) - {"A", "I"}
+        own = set(_words(self.question))
+        for p in getattr(gt, "principles", ()):  # (a stand-in record may have none)
+            own |= set(_words(" ".join([p.get("name", ""), p.get("statement", ""), *p.get("keywords", [])])))
+        self.own_laws = own & _EPONYMS
+
+    def given(self, text: str) -> Finding | None:
+        """The first failure of these checks on a step in given position, else None."""
+        plain = _TAGS.sub(" ", text)
+        return self.neglected_cause(plain) or self.contradicted_process(plain) or self.vacuum_index(plain) or \
+            self.invented_percent(plain) or self.each_of_several(plain) or self.limit_word(plain) or \
+            self.invented_object(plain) or self.target_subject(plain)
+
+    def concept(self, text: str) -> Finding | None:
+        """The first failure of a <concept> step (`two_laws`, `invented_heading`), else None."""
+        plain = _TAGS.sub(" ", text)
+        return self.two_laws(plain) or self.invented_heading(plain)
+
+    # -- helpers
+    def _kind_values(self, dim: mp.Dim) -> set[float]:
+        """The distinct values of the record's givens of one kind (SI, rounded)."""
+        values = self.gt.instances[0]
+        return {round(float(values[g]), 12) for g in self.gt.givens if g in values
+                and self.gt.dims.get(g) is not None and mp.same_dim(self.gt.dims[g], dim)}
+
+    def _own(self, text: str) -> str | None:
+        """The one given whose value (and kind) the line's one value is, else None."""
+        value = _one_value(text)
+        if value is None:
+            return None
+        si, dim = value
+        values = self.gt.instances[0]
+        own = [g for g in self.gt.givens if g in values and math.isclose(float(values[g]), si, rel_tol=_REL) and
+               (dim is None or self.gt.dims.get(g) is None or mp.same_dim(dim, self.gt.dims[g]))]
+        return own[0] if len(own) == 1 else None
+
+    @staticmethod
+    def _fail(why: str, check: str, symbol: str | None = None) -> Finding:
+        return Finding(0, "fail", "MC", why, info={"check": check, "symbol": symbol})
+
+    # -- the checks
+    def neglected_cause(self, text: str) -> Finding | None:
+        """"g = 9.8 m/s^2 (acceleration due to air)" where the problem says "Neglect air resistance"."""
+        if not self.neglected or _one_value(text) is None:
+            return None
+        m = next((m for m in _CAUSE.finditer(text) if m.group(1).lower() in self.neglected), None)
+        if m is None:
+            return None
+        return self._fail(f"says the value is \"{m.group(0)}\", but the problem tells to neglect the "
+                          f"{m.group(1).lower()}: the value is attributed to a cause that is not there.", "given_object")
+
+    def contradicted_process(self, text: str) -> Finding | None:
+        """"T = 327 K (temperature of the gas at constant volume)" where the gas goes from 2.83 L to 32.1 L."""
+        m = _PROCESS.search(text)
+        if m is None or _one_value(text) is None:
+            return None
+        held = m.group(1).lower()
+        dim = mp.dim_of_unit(_HELD[held].replace("^", "**"))
+        if dim is None or len(self._kind_values(dim)) < 2 or re.search(rf"constant\s+{held}|{_NAMED_PROCESS[held]}",
+                                                                         self.question, re.IGNORECASE):
+            return None  # a cycle with a stage at constant volume ("A to B at a constant volume of 4.9 L")
+        return self._fail(f"states the value \"{m.group(0)}\", but the problem gives two different values of "
+                          f"the {held}: the process is misnamed.",
+                          "given_process")
+
+    def vacuum_index(self, text: str) -> Finding | None:
+        """"The refractive index of the air is 1.34": air's and vacuum's index is 1."""
+        m = _VACUUM_INDEX.search(text)
+        value = _one_value(text) if m else None
+        if value is None or abs(value[0] - 1.0) <= 0.01:
+            return None
+        return self._fail(f"calls {value[0]:g} the \"{m.group(0)}\", which is 1: the value is another medium's.",
+                          "given_object")
+
+    def invented_percent(self, text: str) -> Finding | None:
+        """"2.0 kBq (decays at 2% per second)": a percentage in a remark that the problem does not state."""
+        for remark in re.findall(r"\(([^()]*)\)", text):
+            for x in _PERCENT.findall(remark):
+                if float(x) not in self.percents:
+                    return self._fail(f"adds \"({remark.strip()})\", a percentage the problem does not state: the "
+                                      f"remark invents a quantity.", "given_remark_number")
+        return None
+
+    def each_of_several(self, text: str) -> Finding | None:
+        """"The speed of each trolley: 9.42 m/s" where the trolleys move at 9.42 and 4.5 m/s: another given
+        of the kind, whose description names the object ("initial speed of the slower trolley"), differs."""
+        m = _EACH.search(text)
+        own = self._own(text) if m else None
+        dim = self.gt.dims.get(own) if own else None
+        if dim is None or len(self._kind_values(dim)) < 2:
+            return None
+        noun = _stem(m.group(2).lower())
+        values = self.gt.instances[0]
+        if not any(g != own and g in values and not math.isclose(float(values[g]), float(values[own]), rel_tol=_REL)
+                   and self.gt.dims.get(g) is not None and mp.same_dim(self.gt.dims[g], dim)
+                   and noun in {_stem(w) for w in _words(self.gt.descriptions.get(g, ""))} for g in self.gt.givens):
+            return None  # no other object named so has a value of this kind that differs
+        return self._fail(f"gives one value for \"{m.group(0)}\", but the problem's values of that kind differ: "
+                          f"it is only {own} ({self.gt.descriptions.get(own, '')}).", "given_object", own)
+
+    def limit_word(self, text: str) -> Finding | None:
+        """"The current carrying capacity is 1.9 A" for the current the solenoid carries."""
+        m = _LIMIT.search(text)
+        own = self._own(text) if m else None
+        if own is None or _LIMIT.search(self.gt.descriptions.get(own, "")) or _LIMIT.search(self.question):
+            return None
+        return self._fail(f"calls the value a \"{m.group(0)}\" (a limit), but it is {own} "
+                          f"({self.gt.descriptions.get(own, '')}).", "given_words", own)
+
+    def invented_object(self, text: str) -> Finding | None:
+        """"W: a stable nucleus with half-life 13 h" where the problem's nuclei are X, Y and Z."""
+        if len(self.object_letters) < 2 or not re.search(r"\d", text):
+            return None
+        for m in _OBJECT_LETTER.finditer(text):
+            letter = m.group(1)
+            if letter not in self.object_letters and letter not in self.gt.units:
+                return self._fail(f"names an object {letter}, but the problem's objects are "
+                                  f"{', '.join(sorted(self.object_letters))}: the value is given to an object the "
+                                  f"problem does not have.", "given_object")
+        return None
+
+    def target_subject(self, text: str) -> Finding | None:
+        """"The fringe width is the separation between the slits, which is 0.65 mm": a given sentence whose
+        subject holds every content word of the target's description and all of no given's ("The heat absorbed
+        per cycle is QH = ..." names the given QH, though the target is the heat rejected per cycle)."""
+        target = getattr(self.gt, "target", None)
+        m = _SUBJECT.match(text)
+        if m is None or not target or target in self.gt.givens or _one_value(text) is None:
+            return None
+        head = set(_words(m.group("head")))
+        words = self._content(self.gt.target_desc)
+        if not words or not words <= head or any(self._content(self.gt.descriptions.get(g, "")) <= head
+                                                 for g in self.gt.givens if self._content(self.gt.descriptions.get(g, ""))):
+            return None
+        return self._fail(f"makes \"{m.group('head')}\", the quantity asked for, the subject of a given value: the "
+                          f"target is stated as given.", "given_unknown", target)
+
+    @staticmethod
+    def _content(description: str) -> set[str]:
+        """A description's content words: three letters or more, articles and the like aside ("final" and
+        "initial" count: "initial temperature" is not "final temperature")."""
+        return {w for w in _words(description) if len(w) > 2 and w not in _ARTICLES}
+
+    def two_laws(self, text: str) -> Finding | None:
+        """"Ampère-Maxwell: Ohm's law, current is the power per volt": a heading's law that is none of the
+        problem's, before the problem's own law."""
+        m = re.match(r"\s*([^:]{2,60}?)\s*:(.*)$", text, re.DOTALL)
+        if m is None:
+            return None
+        foreign = (set(_words(m.group(1))) & _EPONYMS) - self.own_laws
+        own = set(_words(m.group(2))) & self.own_laws
+        if not foreign or not own:
+            return None
+        return Finding(0, "fail", "CM", f"is headed by {', '.join(sorted(foreign))}'s law, which none of this problem's "
+                       f"principles names, before {', '.join(sorted(own))}'s law: a law that does not apply.",
+                       info={"check": "principle"})
+
+    def invented_heading(self, text: str) -> Finding | None:
+        """"Deuterium-dithionium (D-D): half-life 15 d": a heading whose words (of three letters or more) are
+        none of the problem's, the record's or the generator's."""
+        m = re.match(r"\s*([^:]{2,60}?)\s*:", text)
+        vocabulary = generator_vocabulary()
+        if m is None or not vocabulary:
+            return None
+        words = [w for w in _words(m.group(1)) if len(w) > 2 and w not in _ARTICLES]
+        known = vocabulary | {_stem(w) for w in _words(self.question + " " + " ".join(self.gt.descriptions.values()))}
+        if not words or any(_stem(w) in known for w in words):
+            return None
+        return Finding(0, "fail", "CM", f"is headed by \"{m.group(1)}\", a name no principle or quantity of physics "
+                       f"problems here uses: the principle is invented.", info={"check": "principle"})
