@@ -123,3 +123,35 @@ def test_a_formula_letter_holding_another_givens_value_is_mc(verifier: SymbolicV
 def test_a_given_at_another_instant_is_mc(verifier: SymbolicVerifier, givens: list[str], blamed: bool) -> None:
     found = _blamed(verifier, "lr_circuit_energy", givens)
     assert (found == (4, "MC", "given_other_instant")) == blamed
+
+
+# B11: a given's own letter holding another given's value (satellite_escape_energy, seed 0: m = 648 kg,
+# h = 1360 km, G = 6.67e-11 N*m^2/kg^2, M = 5.97e24 kg, R = 6370 km, the Earth's radius)
+
+
+@pytest.mark.parametrize("line,blamed", [
+    ("R = 1360 km", True),  # the height under the Earth's radius's letter
+    ("R = 6370 km", False),
+    ("R = 1360 km (height of the orbit)", False),  # words make the letter a label (judged elsewhere)
+])
+def test_a_givens_letter_holding_another_givens_value_is_mc(verifier: SymbolicVerifier, line: str,
+                                                            blamed: bool) -> None:
+    found = _blamed(verifier, "satellite_escape_energy", ["m = 648 kg", "G = 6.67e-11 N*m^2/kg^2", line,
+                                                          "M = 5.97e24 kg"])
+    assert (found[:2] == (3, "MC") and found[2] == "given_letter_kind") == blamed
+
+
+# B10: products of the problem's symbols as letters (photoelectric_stopping_potential, seed 0: lam = 485 nm,
+# phi = 2.11 eV, h = 6.63e-34 J*s, c = 3e8 m/s, e = 1.6e-19 C)
+
+
+@pytest.mark.parametrize("line,blamed", [
+    ("h, hc, e = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C", True),  # paired in order: hc = 3e8 m/s
+    ("hc = 3e8 m/s", True),
+    ("h, c, e = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C", False),
+    ("Work function (hc): 2.11 eV", False),  # words make the letter a label (older labels accept it)
+])
+def test_a_product_of_the_problems_symbols_as_a_letter_of_another_kind_is_mc(verifier: SymbolicVerifier, line: str,
+                                                                             blamed: bool) -> None:
+    found = _blamed(verifier, "photoelectric_stopping_potential", ["lam = 485 nm", "phi = 2.11 eV", line])
+    assert (found == (3, "MC", "given_letter_kind")) == blamed

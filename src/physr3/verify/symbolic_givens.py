@@ -193,7 +193,8 @@ class GivenStatements:
             if self.last is None:
                 self.prose_values.append(_values(text))
             return self.last
-        finding = self.defined_letter(s) or self.other_instant(s) or self.letter_two_kinds(s) or \
+        finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or \
+            self.product_letter(s) or self.letter_two_kinds(s) or \
             self.letter_elsewhere(s) or self.formula_letter(s) or self.two_values(s) or \
             self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
             self.meaning(text)
@@ -339,6 +340,36 @@ class GivenStatements:
                        f"{self.gt.descriptions.get(s.letter, s.letter)}, not stated.",
                        info={"check": "given_other_instant", "symbol": s.letter})
 
+    def other_given(self, s: Statement) -> Finding | None:
+        """`R = 1030 km` where the record's R is the Earth's radius and 1030 km the height h (session 9, B11): a
+        given's own letter, without words, holding another given's value of its kind."""
+        if not s.letter or s.letter not in self.gt.givens or s.dim is None or _has_words(s):
+            return None
+        own = self.gt.instances[0].get(s.letter)
+        if not isinstance(own, float) or _close(own, s.si) or not _same_kind(s.dim, self.gt.dims.get(s.letter)):
+            return None
+        other = [g for g in self.gt.givens if g != s.letter and _same_kind(s.dim, self.gt.dims.get(g))
+                 and _close(self.gt.instances[0].get(g, float("nan")), s.si, 0.005)]
+        if len(other) != 1:
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {other[0]} "
+                       f"({self.gt.descriptions.get(other[0], '')}); {s.letter} is the "
+                       f"{self.gt.descriptions.get(s.letter, s.letter)}.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def product_letter(self, s: Statement) -> Finding | None:
+        """`hc = 3e8 m/s` where h and c are the problem's givens (session 9, B10): a letter, no symbol of the
+        problem and without words, spelled as a product of two or more given symbols whose dimension is not
+        the value's (words make it a label: "Work function (hc): 2.39 eV")."""
+        if not s.letter or s.dim is None or _has_words(s):
+            return None
+        dim = self._expression_dim(s.letter)
+        if dim is None or mp.same_dim(dim, s.dim):
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}: {s.letter} reads as a product of the "
+                       f"problem's symbols, of another kind than the value.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
     def prose_repeat(self, text: str) -> Finding | None:
         """"Point A is 33 cm from P." after "P is 33 cm from A and 40 cm from B." (session 9, R1): a prose line
         with one value that an earlier prose line of several values already stated, more often than the problem
@@ -452,11 +483,12 @@ class GivenStatements:
         """A line of several statements ("L = 3.01 m and M = 22 kg"): each is remembered for `two_values`
         and judged by it and by `relabelled` (`T = 9.28 m/s, v2 = 4.4 m/s` after a line that gave both, session
         9), none for `repeat` (a word-for-word repeat is of a whole line)."""
-        parts = [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
+        parts = _paired(text) or \
+            [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
         if len(parts) < 2:
             return None
         for p in parts:
-            finding = self.two_values(p) or self.letter_elsewhere(p) or self.relabelled(p)
+            finding = self.two_values(p) or self.letter_elsewhere(p) or self.relabelled(p) or self.product_letter(p)
             if finding is not None:
                 return finding
         self.parts += parts
@@ -591,6 +623,19 @@ def _has_words(s: Statement) -> bool:
     """Whether a statement says in words what its value is (beyond its letter and unit)."""
     rest = s.text.replace(s.letter or "", " ", 1).replace(s.unit, " ", 1) if s.unit else s.text
     return bool(re.search(r"[A-Za-z]{2,}", rest))
+
+
+def _paired(text: str) -> list[Statement]:
+    """`h, hc, hf = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C`: letters and values paired in order (as many of each);
+    [] for any other line."""
+    line = _TAGS.sub(" ", text).strip()
+    if line.count("=") != 1:
+        return []
+    left, right = (x.split(",") for x in line.split("="))
+    if len(left) < 2 or len(left) != len(right) or not all(re.fullmatch(rf"\s*{_SYMBOL}\s*", x) for x in left):
+        return []
+    parts = [read_statement(f"{a.strip()} = {b.strip()}") for a, b in zip(left, right)]
+    return [p for p in parts if p is not None] if all(parts) else []
 
 
 def _values(text: str) -> list[tuple[float, mp.Dim]]:
