@@ -155,3 +155,34 @@ def test_a_product_of_the_problems_symbols_as_a_letter_of_another_kind_is_mc(ver
                                                                              blamed: bool) -> None:
     found = _blamed(verifier, "photoelectric_stopping_potential", ["lam = 485 nm", "phi = 2.11 eV", line])
     assert (found == (3, "MC", "given_letter_kind")) == blamed
+
+
+# B2: a remark whose head noun names a quantity of another kind (proton_helix_pitch, seed 0: B = 0.11 T,
+# v = 7.24e6 m/s, theta = 35 deg, mp = 1.67e-27 kg, e = 1.6e-19 C)
+
+
+@pytest.mark.parametrize("line,blamed", [
+    ("e = 1.6e-19 C (the charge carrier speed)", True),  # the head noun is "speed"
+    ("e = 1.6e-19 C (charge of the proton)", False),
+    ("e = 1.6e-19 C (charge per proton)", False),  # "per" makes another kind of the head; judged elsewhere
+])
+def test_a_remark_whose_head_noun_is_another_kind_is_mc(verifier: SymbolicVerifier, line: str, blamed: bool) -> None:
+    found = _blamed(verifier, "proton_helix_pitch", ["v = 7.24e6 m/s (the speed of the proton)", line, "B = 0.11 T"])
+    assert (found == (2, "MC", "given_words")) == blamed
+
+
+# B11 in a <find> section: a letter the problem defines with another value (resistor_network_power, seed 0: the
+# problem writes "R1 = 15 ohm"; the internal resistance is 1.3 ohm)
+
+
+@pytest.mark.parametrize("line,blamed", [
+    ("Internal resistance (R1) = 1.3 ohm", True),
+    ("Internal resistance (r) = 1.3 ohm", False),
+])
+def test_a_given_in_the_find_section_under_a_letter_the_problem_defines_otherwise_is_mc(
+        verifier: SymbolicVerifier, line: str, blamed: bool) -> None:
+    problem = get_family("resistor_network_power").generate(0)
+    text = f"<given>\nStep 1: emf (E) = 7.8 V\n\n<find>\nStep 2: {line}\nStep 3: P3, the power dissipated in R3\n"
+    text += problem.solution.split("</find>", 1)[1]
+    v = verifier.verify(problem, text)
+    assert ((v.error_step, v.error_type, v.details.get("check")) == (2, "MC", "given_defined_letter")) == blamed

@@ -46,6 +46,7 @@ import re
 from dataclasses import dataclass
 
 from physr3 import quantity as mp
+from physr3.verify import symbolic_given_forms as forms
 from physr3.verify.symbolic_checks import Finding
 from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, lost_state, one_value
 
@@ -197,7 +198,7 @@ class GivenStatements:
             self.product_letter(s) or self.letter_two_kinds(s) or \
             self.letter_elsewhere(s) or self.formula_letter(s) or self.two_values(s) or \
             self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
-            self.meaning(text)
+            self.meaning(text) or self.remark_kind(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
@@ -370,6 +371,31 @@ class GivenStatements:
                        f"problem's symbols, of another kind than the value.",
                        info={"check": "given_letter_kind", "symbol": s.letter})
 
+    def remark_kind(self, text: str) -> Finding | None:
+        """`e = 1.6e-19 C (the charge carrier speed)` (session 9, B2): a given line's one value, the value of
+        one given, with a remark whose head noun names a quantity of another kind (`forms.remark_head`); the
+        remark is read as the value's meaning, not as a unit (`unit_remark`)."""
+        plain = _TAGS.sub(" ", text)
+        value = one_value(plain)
+        if value is None or not value[1]:
+            return None
+        _, factor, dim = _unit_info(value[1])
+        if dim is None or not [g for g in self.gt.givens if _same_kind(dim, self.gt.dims.get(g))
+                               and _close(self.gt.instances[0].get(g, float("nan")), value[0] * factor, 0.005)]:
+            return None
+        for remark in re.findall(r"\(\s*([^()]*?)\s*\)", plain.split(value[1], 1)[-1]):
+            head = forms.remark_head(remark)
+            if head is not None and not mp.same_dim(head[1], dim):
+                return Finding(0, "fail", "MC", f"calls {value[0]:g} {value[1]} \"{remark}\", a {head[0]}: a quantity "
+                               f"of another kind than the value.", info={"check": "given_words"})
+        return None
+
+    def misdefined(self, text: str) -> Finding | None:
+        """`Internal resistance (R1) = 1.7 ohm` in a <find> section where the problem writes "R1 = 13 ohm"
+        (session 9, B11): the `defined_letter` check on a given statement written in the wrong section."""
+        s = read_statement(text)
+        return self.defined_letter(s) if s is not None else None
+
     def prose_repeat(self, text: str) -> Finding | None:
         """"Point A is 33 cm from P." after "P is 33 cm from A and 40 cm from B." (session 9, R1): a prose line
         with one value that an earlier prose line of several values already stated, more often than the problem
@@ -449,7 +475,8 @@ class GivenStatements:
             return Finding(0, "fail", "MC", f"writes {first.text[:40]}, a value of another kind than {first.letter} "
                            f"names (the solution then writes {s.text[:40]}).",
                            info={"check": "given_letter_kind", "symbol": first.letter, "step_index": index})
-        if _plain(s.text) != _plain(first.text) and not _words_added(s, first):
+        if _plain(s.text) != _plain(first.text) and not (s.letter == first.letter and _has_words(s) and
+                                                         _has_words(first) and forms.words_added(s.text, first.text)):
             return None
         how = "word for word" if _plain(s.text) == _plain(first.text) else "with words added"
         return Finding(0, "fail", "MC", f"states {s.text[:40]} again, {how}: the givens are repeated, "
@@ -483,7 +510,7 @@ class GivenStatements:
         """A line of several statements ("L = 3.01 m and M = 22 kg"): each is remembered for `two_values`
         and judged by it and by `relabelled` (`T = 9.28 m/s, v2 = 4.4 m/s` after a line that gave both, session
         9), none for `repeat` (a word-for-word repeat is of a whole line)."""
-        parts = _paired(text) or \
+        parts = forms.paired(_TAGS.sub(" ", text).strip(), read_statement, _SYMBOL) or \
             [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
         if len(parts) < 2:
             return None
@@ -625,36 +652,8 @@ def _has_words(s: Statement) -> bool:
     return bool(re.search(r"[A-Za-z]{2,}", rest))
 
 
-def _paired(text: str) -> list[Statement]:
-    """`h, hc, hf = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C`: letters and values paired in order (as many of each);
-    [] for any other line."""
-    line = _TAGS.sub(" ", text).strip()
-    if line.count("=") != 1:
-        return []
-    left, right = (x.split(",") for x in line.split("="))
-    if len(left) < 2 or len(left) != len(right) or not all(re.fullmatch(rf"\s*{_SYMBOL}\s*", x) for x in left):
-        return []
-    parts = [read_statement(f"{a.strip()} = {b.strip()}") for a, b in zip(left, right)]
-    return [p for p in parts if p is not None] if all(parts) else []
-
-
 def _values(text: str) -> list[tuple[float, mp.Dim]]:
-    """The values with a known unit a line states (SI value, dimension)."""
-    out = []
-    for m in re.finditer(rf"(?<![\w.])({_NUMBER})\s*({_UNIT})", _TAGS.sub(" ", text)):
-        _, factor, dim = _unit_info(m.group(2))
-        if m.group(2) and dim is not None and _is_float(m.group(1)):
-            out.append((float(m.group(1)) * factor, dim))
-    return out
-
-
-def _words_added(s: Statement, first: Statement) -> bool:
-    """`lens focal length (f): 22 cm` after `focal length (f): 22 cm`: one letter, and the words of one
-    statement hold all the words of the other (more words, not other words)."""
-    if not s.letter or s.letter != first.letter or not _has_words(s) or not _has_words(first):
-        return False
-    words = [set(re.findall(r"[a-z]{2,}", _plain(x.text))) for x in (s, first)]
-    return bool(words[0]) and bool(words[1]) and words[0] != words[1] and (words[0] <= words[1] or words[1] <= words[0])
+    return forms.values(_TAGS.sub(" ", text), _NUMBER, _UNIT, _unit_info)
 
 
 def _plain(text: str) -> str:
