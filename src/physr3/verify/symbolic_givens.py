@@ -38,6 +38,24 @@ analysis/round5_misses_session7_verifier.md):
   temperature that is no state of a process (a reservoir's) called initial or final, is MC (`modifier`, B1);
 - a remark that is only a unit of another kind than the value's ("(h in m/s)", not a lone letter) is MC
   (`unit_remark`, B5).
+
+Session nine, from the sixth round's misses (round6_test.jsonl, tuning data since session 9; classes of
+analysis/round6_misses_session8_verifier.md; the line readers are in `symbolic_given_forms`):
+- a first repeat is also one letter with words added (`lens focal length (f): 22 cm`, `repeat`), a tuple
+  restating an earlier tuple's values under new letters (`clauses`), and a prose line with one value an earlier
+  prose line of several values stated (`prose_repeat`) (R1);
+- a lone-letter remark of another kind is MC when the same solution writes it as a unit after a value of its
+  kind ("257 g of ice (K)" beside "240 K (K)", `unit_remark`, B5);
+- a letter of the problem's formula that is no record symbol holding another given's value (`R = 5.66 m` for
+  the distance where "I = 1 M R^2", `formula_letter`), and a given's own letter without words holding another
+  given's value (`R = 1030 km` for the height, `other_given`), are MC (B11); so is, in a <find> section, a letter
+  the problem defines with another value (`misdefined`, called from the walk);
+- a letter spelled as a product of the problem's given symbols with a value of another kind (`hc = 3e8 m/s`),
+  also in a tuple paired in order (`h, hc, hf = ...`), is MC (`product_letter`, B10);
+- a given's letter with the value the problem writes for it at another instant ("at t = 0" for t = 82 ms), when
+  the solution's givens never state its value, is MC (`other_instant`, B17);
+- a remark whose head noun names a quantity of another kind than the value ("(the charge carrier speed)" for e)
+  is MC (`remark_kind`, B2).
 """
 
 from __future__ import annotations
