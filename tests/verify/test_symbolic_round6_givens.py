@@ -19,6 +19,7 @@ import pytest
 
 from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
+from physr3.verify.symbolic_given_forms import remark_head
 
 
 @pytest.fixture(scope="module")
@@ -186,3 +187,16 @@ def test_a_given_in_the_find_section_under_a_letter_the_problem_defines_otherwis
     text += problem.solution.split("</find>", 1)[1]
     v = verifier.verify(problem, text)
     assert ((v.error_step, v.error_type, v.details.get("check")) == (2, "MC", "given_defined_letter")) == blamed
+
+
+@pytest.mark.parametrize("remark,head", [
+    ("the charge carrier speed", "speed"),
+    ("mass of the block", "mass"),
+    ("energy per unit time", None),  # a power
+    ("specific heat capacity", None),  # not a heat capacity
+    ("molar heat capacity", None),
+    ("distance travelled", None),  # the phrase does not end in a quantity noun
+])
+def test_the_head_noun_of_a_remark(remark: str, head: str | None) -> None:
+    found = remark_head(remark)
+    assert (found[0] if found else None) == head

@@ -58,14 +58,17 @@ def words_added(text: str, first: str) -> bool:
 def remark_head(remark: str) -> tuple[str, mp.Dim] | None:
     """The head of a remark's first noun phrase when it is a quantity noun (the general list of
     `symbolic_checks._KIND_NOUNS`): its last word before any preposition ("the charge carrier speed" ->
-    speed; "energy at height" -> energy; "rate of speed", "energy per unit time" -> None: another kind)."""
+    speed; "energy at height" -> energy; "rate of speed", "energy per unit time", "specific heat capacity" -> None:
+    another kind)."""
     words = re.findall(r"[a-z]+", remark.lower())
     cut = next((k for k, w in enumerate(words) if w in _PREPOSITIONS), len(words))
     phrase = " ".join(words[:cut])
     if not phrase or words[cut:cut + 1] == ["per"]:  # "energy per unit time" is a power
         return None
     for noun, unit in _KIND_NOUNS:  # longest first: "angular speed" before "speed"
-        if re.search(rf"(?:^|\s){re.escape(noun)}s?$", phrase) and not _KIND_CHANGERS_BEFORE.search(phrase[:-len(noun)]):
+        found = re.search(rf"(?:^|\s){re.escape(noun)}s?$", phrase)
+        if found and not _KIND_CHANGERS_BEFORE.search(phrase[:found.start() + 1]) and \
+                not re.search(r"\b(?:specific|molar)\s+$", phrase[:found.start() + 1]):  # "specific heat capacity"
             dim = mp.dim_of_unit(unit.replace("^", "**"))
             return (noun, dim) if dim is not None else None
     return None
