@@ -434,6 +434,8 @@ class SymbolicVerifier:
                 finding = target_fail[1]
             elif tag == "given" and statements.check(step.text, i) is not None:  # `V = 301 K`, a repeated given
                 finding = statements.last
+            elif tag == "find" and statements.misdefined(step.text) is not None:  # `(R1) = 1.7 ohm`, R1 = 13 ohm
+                finding = statements.misdefined(step.text)
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # a <given> step that goes on over lines below its "Step k:" line ("Step 1: m1 = 22 kg" then
                 # "m2 (mass of the beam) = 38 kg"): each line is a given statement of that step, checked in turn

@@ -38,6 +38,24 @@ analysis/round5_misses_session7_verifier.md):
   temperature that is no state of a process (a reservoir's) called initial or final, is MC (`modifier`, B1);
 - a remark that is only a unit of another kind than the value's ("(h in m/s)", not a lone letter) is MC
   (`unit_remark`, B5).
+
+Session nine, from the sixth round's misses (round6_test.jsonl, tuning data since session 9; classes of
+analysis/round6_misses_session8_verifier.md; the line readers are in `symbolic_given_forms`):
+- a first repeat is also one letter with words added (`lens focal length (f): 22 cm`, `repeat`), a tuple
+  restating an earlier tuple's values under new letters (`clauses`), and a prose line with one value an earlier
+  prose line of several values stated (`prose_repeat`) (R1);
+- a lone-letter remark of another kind is MC when the same solution writes it as a unit after a value of its
+  kind ("257 g of ice (K)" beside "240 K (K)", `unit_remark`, B5);
+- a letter of the problem's formula that is no record symbol holding another given's value (`R = 5.66 m` for
+  the distance where "I = 1 M R^2", `formula_letter`), and a given's own letter without words holding another
+  given's value (`R = 1030 km` for the height, `other_given`), are MC (B11); so is, in a <find> section, a letter
+  the problem defines with another value (`misdefined`, called from the walk);
+- a letter spelled as a product of the problem's given symbols with a value of another kind (`hc = 3e8 m/s`),
+  also in a tuple paired in order (`h, hc, hf = ...`), is MC (`product_letter`, B10);
+- a given's letter with the value the problem writes for it at another instant ("at t = 0" for t = 82 ms), when
+  the solution's givens never state its value, is MC (`other_instant`, B17);
+- a remark whose head noun names a quantity of another kind than the value ("(the charge carrier speed)" for e)
+  is MC (`remark_kind`, B2).
 """
 
 from __future__ import annotations
@@ -46,6 +64,7 @@ import re
 from dataclasses import dataclass
 
 from physr3 import quantity as mp
+from physr3.verify import symbolic_given_forms as forms
 from physr3.verify.symbolic_checks import Finding
 from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, lost_state, one_value
 from physr3.verify.symbolic_objects import ObjectWords
@@ -153,13 +172,19 @@ class GivenStatements:
         self.last: Finding | None = None  # the failure `check` returned last
         self.parts: list[Statement] = []  # statements of lines with several (for `two_values` only)
         self.own_kind_letters: set[str] = set()  # letters the givens write with a value of their kind (`foresee`)
+        self.given_texts: list[str] = []  # all the solution's given steps, later ones included (`foresee`)
+        self.unit_remarks: set[str] = set()  # "(K)" written after a value of its own unit's kind (`foresee`)
+        self.prose_values: list[list[tuple[float, mp.Dim]]] = []  # the values of each passing prose given line
         self.options = [o for o in map(read_statement, map(str, options or ())) if o is not None and o.dim is not None]
         self.formula_letters = _formula_letters(self.question)
         self.symbols = set(gt.units) | set(gt.names)
         # a constant ("Taking c = 3e8 m/s"), or a given written with its letter and its own value ("a resistor R1 =
         # 9.8 ohm"; not "at t = 0" for the time t = 210 ms)
-        self.defined = {k: v for k, v in self._defined(self.question).items()
+        written = self._defined(self.question)
+        self.defined = {k: v for k, v in written.items()
                         if k in gt.fixed or (k in gt.givens and _close(v.si, gt.instances[0].get(k, float("nan"))))}
+        # a given's letter the problem writes with another value ("switched on at t = 0" for t = 82 ms): a condition
+        self.conditions = {k: v for k, v in written.items() if k in gt.givens and k not in self.defined}
         self.words = WordsMatcher(gt)
         self.objects = ObjectWords(gt, question)  # session 9: objects, processes and remarks (`symbolic_objects`)
         self.question_numbers = [float(x) for x in re.findall(rf"(?<![\w.]){_NUMBER}", self.question)
@@ -184,11 +209,16 @@ class GivenStatements:
         if self.last is not None:
             return self.last
         if s is None:
-            self.last = self.target_listed(text) or self.meaning(text) or self.clauses(text, i)
+            self.last = self.target_listed(text) or self.meaning(text) or self.clauses(text, i) or \
+                self.prose_repeat(text)
+            if self.last is None:
+                self.prose_values.append(_values(text))
             return self.last
-        finding = self.defined_letter(s) or self.letter_two_kinds(s) or self.letter_elsewhere(s) or \
-            self.formula_letter(s) or self.two_values(s) or self.expression_symbol(s) or self.repeat(s) or \
-            self.relabelled(s) or self.option_value(s) or self.meaning(text)
+        finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or \
+            self.product_letter(s) or self.letter_two_kinds(s) or \
+            self.letter_elsewhere(s) or self.formula_letter(s) or self.two_values(s) or \
+            self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
+            self.meaning(text) or self.remark_kind(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
@@ -225,8 +255,9 @@ class GivenStatements:
         """`h = 6.63e-34 J*s (h in m/s)`, `2.2 kg (m/s)`: a remark after a given's one value that is only a
         unit (or "X in UNIT") of another kind than the value's: the value is given a second, wrong unit. A
         remark that is a symbol of the problem, or a letter conventionally naming the value's kind ("300 K
-        (T)"), is a name, not a unit; a lone letter ("395 g of ice (K)") is not judged: the labels read it
-        both ways (r4-054 accepts what r5-028 blames), and "(s)", "(C)" are as often list labels."""
+        (T)"), is a name, not a unit; a lone letter ("395 g of ice (K)") is judged only when the same solution
+        writes it as a unit, after a value of its kind ("240 K (K)", session 9): "(s)", "(C)" are as often
+        list labels (the labels read the lone "(K)" both ways, r4-054 accepting what r5-028 and r6-126 blame)."""
         value = one_value(_TAGS.sub(" ", text))
         if value is None or not value[1]:
             return None
@@ -234,8 +265,8 @@ class GivenStatements:
         after = _TAGS.sub(" ", text).split(value[1], 1)[-1]
         for m in _REMARK_UNIT.finditer(after):
             said = m.group("unit")
-            if len(said) < 2 and not m.group("in"):  # "(K)", "(s)", "(C)": as often a letter or a list label
-                continue
+            if len(said) < 2 and not m.group("in") and said not in self.unit_remarks:
+                continue  # "(K)", "(s)", "(C)": as often a letter or a list label, unless used as a unit
             if all(self._problem_symbol(w) for w in re.findall(r"[A-Za-z]\w*", said)):
                 continue  # "(h/c)": the problem's symbols (`expression_symbol`), not units
             unit, _, other = _unit_info(said)
@@ -260,6 +291,15 @@ class GivenStatements:
     def foresee(self, texts: list[str]) -> None:
         """Remember the letters the solution's given steps (all of them, later ones included) write with a
         value of the kind the letter conventionally names, for `letter_elsewhere`."""
+        self.given_texts = [_TAGS.sub(" ", t) for t in texts]
+        for text in self.given_texts:
+            value = one_value(text)
+            for m in _REMARK_UNIT.finditer(text.split(value[1], 1)[-1] if value and value[1] else ""):
+                said, dim = m.group("unit"), _unit_info(value[1])[2]
+                other = _unit_info(said)[2]
+                if len(said) == 1 and dim is not None and other is not None and mp.same_dim(dim, other) and \
+                        not mp.same_dim(dim, mp.DIMLESS):
+                    self.unit_remarks.add(said)  # "240 K (K)": the solution writes "(K)" as a unit
         for text in texts:
             for m in _DEFINED.finditer(_TAGS.sub(" ", text)):
                 unit, _, dim = _unit_info(m.group("unit"))
@@ -284,12 +324,116 @@ class GivenStatements:
     def formula_letter(self, s: Statement) -> Finding | None:
         """`R = 15 deg` where the problem writes "I = 0.5 M R^2": a letter the problem's own formula uses,
         conventionally of another kind than the value, names that formula's quantity, not this value."""
-        if not s.letter or s.letter not in self.formula_letters or not s.unit or \
-                self.letter_fits(s.letter, s.dim) is not False or _has_words(s):
+        if not s.letter or s.letter not in self.formula_letters or not s.unit or _has_words(s):
+            return None
+        if self.letter_fits(s.letter, s.dim) is not False and self._formula_holder(s) is None:
             return None
         return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, but the problem uses {s.letter} in its "
                        f"formula for another quantity: the value is put under the wrong letter.",
                        info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def _formula_holder(self, s: Statement) -> str | None:
+        """`R = 5.66 m` where the problem writes "I = 1 M R^2" and gives the distance d = 5.66 m (session 9):
+        the record given whose value a formula letter that is no symbol of the record holds, when that given's
+        letter is another one (not `M = 2 kg` for the mass m); the formula's own quantity has no value."""
+        if self._problem_symbol(s.letter or "") or s.dim is None:
+            return None
+        holders = [g for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), s.si, 1e-6)
+                   and _same_kind(s.dim, self.gt.dims.get(g))]
+        if len(holders) != 1 or holders[0][:1].lower() == (s.letter or "")[:1].lower():
+            return None
+        return holders[0]
+
+    def other_instant(self, s: Statement) -> Finding | None:
+        """`t = 0 (time)` where the problem switches the circuit on "at t = 0" and asks about t = 82 ms (session
+        9, B17): a given's own letter with the value the problem writes for it at another instant, while the
+        solution's givens never state the given's value (`T = 17 ms` beside it makes `t = 0` the start)."""
+        cond = self.conditions.get(s.letter or "")
+        if cond is None or not _close(cond.number, s.number, 1e-9) or not _same_kind(s.dim, cond.dim):
+            return None
+        own = self.gt.instances[0].get(s.letter)
+        dim = self.gt.dims.get(s.letter)
+        if not isinstance(own, float) or any(_close(v, own, 0.005) and _same_kind(d, dim)
+                                             for t in self.given_texts for v, d in _values(t)):
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}".rstrip() + f", the value the problem "
+                       f"gives {s.letter} at another instant; {s.letter} is the "
+                       f"{self.gt.descriptions.get(s.letter, s.letter)}, not stated.",
+                       info={"check": "given_other_instant", "symbol": s.letter})
+
+    def other_given(self, s: Statement) -> Finding | None:
+        """`R = 1030 km` where the record's R is the Earth's radius and 1030 km the height h (session 9, B11): a
+        given's own letter, without words, holding another given's value of its kind."""
+        if not s.letter or s.letter not in self.gt.givens or s.dim is None or _has_words(s):
+            return None
+        own = self.gt.instances[0].get(s.letter)
+        if not isinstance(own, float) or _close(own, s.si) or not _same_kind(s.dim, self.gt.dims.get(s.letter)):
+            return None
+        other = [g for g in self.gt.givens if g != s.letter and _same_kind(s.dim, self.gt.dims.get(g))
+                 and _close(self.gt.instances[0].get(g, float("nan")), s.si, 0.005)]
+        if len(other) != 1:
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {other[0]} "
+                       f"({self.gt.descriptions.get(other[0], '')}); {s.letter} is the "
+                       f"{self.gt.descriptions.get(s.letter, s.letter)}.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def product_letter(self, s: Statement) -> Finding | None:
+        """`hc = 3e8 m/s` where h and c are the problem's givens (session 9, B10): a letter, no symbol of the
+        problem and without words, spelled as a product of two or more given symbols whose dimension is not
+        the value's (words make it a label: "Work function (hc): 2.39 eV")."""
+        if not s.letter or s.dim is None or _has_words(s):
+            return None
+        dim = self._expression_dim(s.letter)
+        if dim is None or mp.same_dim(dim, s.dim):
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}: {s.letter} reads as a product of the "
+                       f"problem's symbols, of another kind than the value.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def remark_kind(self, text: str) -> Finding | None:
+        """`e = 1.6e-19 C (the charge carrier speed)` (session 9, B2): a given line's one value, the value of
+        one given, with a remark whose head noun names a quantity of another kind (`forms.remark_head`); the
+        remark is read as the value's meaning, not as a unit (`unit_remark`)."""
+        plain = _TAGS.sub(" ", text)
+        value = one_value(plain)
+        if value is None or not value[1]:
+            return None
+        _, factor, dim = _unit_info(value[1])
+        if dim is None or not [g for g in self.gt.givens if _same_kind(dim, self.gt.dims.get(g))
+                               and _close(self.gt.instances[0].get(g, float("nan")), value[0] * factor, 0.005)]:
+            return None
+        for remark in re.findall(r"\(\s*([^()]*?)\s*\)", plain.split(value[1], 1)[-1]):
+            head = forms.remark_head(remark)
+            if head is not None and not mp.same_dim(head[1], dim):
+                return Finding(0, "fail", "MC", f"calls {value[0]:g} {value[1]} \"{remark}\", a {head[0]}: a quantity "
+                               f"of another kind than the value.", info={"check": "given_words"})
+        return None
+
+    def misdefined(self, text: str) -> Finding | None:
+        """`Internal resistance (R1) = 1.7 ohm` in a <find> section where the problem writes "R1 = 13 ohm"
+        (session 9, B11): the `defined_letter` check on a given statement written in the wrong section."""
+        s = read_statement(text)
+        return self.defined_letter(s) if s is not None else None
+
+    def prose_repeat(self, text: str) -> Finding | None:
+        """"Point A is 33 cm from P." after "P is 33 cm from A and 40 cm from B." (session 9, R1): a prose line
+        with one value that an earlier prose line of several values already stated, more often than the problem
+        writes it, is MC at the first repeat."""
+        value = one_value(text)
+        if value is None or not value[1] or read_statement(text) is not None:
+            return None
+        _, factor, dim = _unit_info(value[1])
+        if dim is None or mp.same_dim(dim, mp.DIMLESS):
+            return None
+        si = value[0] * factor
+        before = sum(1 for line in self.prose_values if len(line) > 1 for v, d in line
+                     if _close(v, si, 1e-9) and mp.same_dim(d, dim))
+        allowed = max(1, sum(1 for x in self.question_numbers if _close(x, value[0], 1e-9)))
+        if before < allowed:
+            return None
+        return Finding(0, "fail", "MC", f"states {value[0]:g} {value[1]} again, after a line that stated it with "
+                       f"other values: the givens are repeated, not used.", info={"check": "given_repeat"})
 
     def option_value(self, s: Statement) -> Finding | None:
         """`V = 617 K` where an answer option is 617 K: an option's value, no value of the record (given or
@@ -337,7 +481,8 @@ class GivenStatements:
         a loop of repeated givens. When the earlier statement gave the value, without words, a letter of
         another kind and this one a letter of its kind, neither the problem's symbol (`V = 301 K`, then
         `T = 301 K`), the earlier one is the error (the older labels accept `v = 41.2 cm` before the
-        problem's own `r = 41.2 cm`). A restatement under another letter
+        problem's own `r = 41.2 cm`). The same letter with words added (`lens focal length (f): 22 cm`
+        after `focal length (f): 22 cm`) is as much a repeat (session 9). A restatement under another letter
         or with other words is not judged here: the older labels read `v0 = 15 m/s` after `v = 15 m/s`
         as a relabelling (see the History of benchmarks/data/real_solutions/README.md)."""
         same = self._repeats(s, [e for _, e in self.seen])
@@ -350,9 +495,11 @@ class GivenStatements:
             return Finding(0, "fail", "MC", f"writes {first.text[:40]}, a value of another kind than {first.letter} "
                            f"names (the solution then writes {s.text[:40]}).",
                            info={"check": "given_letter_kind", "symbol": first.letter, "step_index": index})
-        if _plain(s.text) != _plain(first.text):
+        if _plain(s.text) != _plain(first.text) and not (s.letter == first.letter and _has_words(s) and
+                                                         _has_words(first) and forms.words_added(s.text, first.text)):
             return None
-        return Finding(0, "fail", "MC", f"states {s.text[:40]} again, word for word: the givens are repeated, "
+        how = "word for word" if _plain(s.text) == _plain(first.text) else "with words added"
+        return Finding(0, "fail", "MC", f"states {s.text[:40]} again, {how}: the givens are repeated, "
                        f"not used.", info={"check": "given_repeat", "symbol": s.letter})
 
     def relabelled(self, s: Statement) -> Finding | None:
@@ -381,12 +528,14 @@ class GivenStatements:
 
     def clauses(self, text: str, i: int) -> Finding | None:
         """A line of several statements ("L = 3.01 m and M = 22 kg"): each is remembered for `two_values`
-        (and judged by it), none for `repeat` (a word-for-word repeat is of a whole line)."""
-        parts = [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
+        and judged by it and by `relabelled` (`T = 9.28 m/s, v2 = 4.4 m/s` after a line that gave both, session
+        9), none for `repeat` (a word-for-word repeat is of a whole line)."""
+        parts = forms.paired(_TAGS.sub(" ", text).strip(), read_statement, _SYMBOL) or \
+            [p for p in map(read_statement, re.split(r",|;|\band\b", _TAGS.sub(" ", text))) if p and p.letter]
         if len(parts) < 2:
             return None
         for p in parts:
-            finding = self.two_values(p) or self.letter_elsewhere(p)
+            finding = self.two_values(p) or self.letter_elsewhere(p) or self.relabelled(p) or self.product_letter(p)
             if finding is not None:
                 return finding
         self.parts += parts
@@ -521,6 +670,10 @@ def _has_words(s: Statement) -> bool:
     """Whether a statement says in words what its value is (beyond its letter and unit)."""
     rest = s.text.replace(s.letter or "", " ", 1).replace(s.unit, " ", 1) if s.unit else s.text
     return bool(re.search(r"[A-Za-z]{2,}", rest))
+
+
+def _values(text: str) -> list[tuple[float, mp.Dim]]:
+    return forms.values(_TAGS.sub(" ", text), _NUMBER, _UNIT, _unit_info)
 
 
 def _plain(text: str) -> str:
