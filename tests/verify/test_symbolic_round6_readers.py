@@ -145,3 +145,12 @@ def test_a_bare_principle_that_does_not_apply_is_cm(strict: SymbolicVerifier) ->
         text = f"Step 1: {first}\nStep 2: Image distance\nStep 3: v = 19.9 cm\n"
         v = strict.verify(problem, text)
         assert (v.error_step, v.error_type) == (1, etype), v.explanation
+
+
+# -- A1: a remark with a value of its own (fission_q_value, seed 0: A1 = 86, b1 = 8.61 MeV, b = 7.68 MeV)
+
+def test_a_remark_pairing_the_value_with_its_objects_other_given_is_no_meaning_of_it(strict: SymbolicVerifier) -> None:
+    v = edited_verdict(strict, "fission_q_value", {2: "m2 = 86 (binding energy per nucleon 8.61 MeV)"})
+    assert v.error_step != 2, v.explanation  # A1 and b1, both of the first fragment
+    v = edited_verdict(strict, "fission_q_value", {2: "m2 = 86 (binding energy per nucleon 7.68 MeV)"})
+    assert (v.error_step, v.error_type) == (2, "MC"), v.explanation  # the parent's value beside the fragment's

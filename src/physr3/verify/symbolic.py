@@ -207,7 +207,7 @@ What is checked, and the type of a failure:
   own letter; a special case of the governing relation with the right value is right (`special_case`); a concept
   equation naming one new letter in passing is checked by the letter's kind (`defines_in_passing`); `mplate =
   370 cm^2`, `v = 0.907c` are given layouts; a concept step naming the principle counts even when it reads like
-  a given. By cause: a wrong relation among the givens in <given>/<find> is CM (`wrong_formula`), and so is a
+  a given; a remark pairing the value with its object's other given (`paired_remark`) is no meaning of it. By cause: a wrong relation among the givens in <given>/<find> is CM (`wrong_formula`), and so is a
   bare principle that does not apply where the givens belong (`bare_foreign_principle`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong

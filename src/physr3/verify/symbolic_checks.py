@@ -449,6 +449,24 @@ class _Checker:
         need = tuple(x - y for x, y in zip(other, with_u))
         return any((info := mp.pint_unit(unit)) is not None and mp.same_dim(info.dim, need) for unit in kinds)
 
+    def paired_remark(self, alias: str | None) -> bool:
+        """Whether the given statement being checked carries a remark with a value of its own that is another
+        given of the same object as the stated value's given (`m2 = 103 (binding energy per nucleon 8.50 MeV)`:
+        A1 = 103 and b1 = 8.50 MeV, both "of the first fragment"): the remark describes its own value, not the
+        one before it (session 9, round-6 class A1). A remark value of another object (the parent's 7.51 MeV
+        beside the fragment's 87) still misdescribes it."""
+        m = _REMARK_VALUE.search(self.label)
+        if alias is None or m is None:
+            return False
+        nodes = [n for n in self.readings(m.group(1), "rhs") if not mp.variables(n)]
+        if not nodes:
+            return False
+        other = self.alias_given(nodes)
+        own = _OBJECT.search(self.gt.descriptions.get(alias, ""))
+        theirs = _OBJECT.search(self.gt.descriptions.get(other or "", ""))
+        return other not in (None, alias) and own is not None and theirs is not None and \
+            own.group(1).strip() == theirs.group(1).strip()
+
     def letter_with_word(self, lhs_text: str) -> str | None:
         """The left side of a given's statement written as one letter run into a word of the problem's text
         (`mplate` for m_plate, `vball`), which reads as no name: that letter indexed by the word, one new
@@ -963,7 +981,7 @@ class _Checker:
                 continue
             if tag == "given" and not mp.variables(node):
                 alias = self.alias_given(readings)
-                meant = self.described(self.label)
+                meant = None if self.paired_remark(alias) else self.described(self.label)
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
                         not (alias and self.described_as(alias, self.label)
                              and not self.outworded(meant, alias)):  # "L1 = 4.2 cm (thick wall)"
@@ -1999,6 +2017,10 @@ def _names_unit_of(word: str, dim: mp.Dim | None) -> bool:
     return False
 
 
+# a remark holding its own number and unit: "(binding energy per nucleon 8.50 MeV)"
+_REMARK_VALUE = re.compile(r"\([A-Za-z][A-Za-z '-]{2,60}\s((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[A-Za-zμΩ°][\w/*^°]*)\s*\)")
+# the object a description is of: "mass number of the first fragment" -> "the first fragment"
+_OBJECT = re.compile(r"\bof\s+(the\s+[a-z][a-z ]*)$")
 # a unit written after a number ("mol", "L", "m/s^2", "J/(mol*K)"): its own "/" and "*" are no operators
 _UNIT_WORDS = re.compile(r"(?<=\d)\s*[A-Za-zμΩ°][\w°]*(?:\s*[/*]\s*\(?[A-Za-zμΩ°][\w°^]*\)?(?:\^-?\d+)?)*")
 

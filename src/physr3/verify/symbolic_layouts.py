@@ -51,6 +51,9 @@ analysis/round6_misses_session8_verifier.md), one sentence each (the `_Checker` 
   (`v = 0.907c`), are given statements (A2).
 - a <concept> step that names the principle counts as naming it even when it also reads like a given (A1, in
   `SymbolicVerifier._concept_failure`).
+- `_Checker.paired_remark`: a remark with a value of its own that is another given of the same object as the
+  stated value (`m2 = 103 (binding energy per nucleon 8.50 MeV)`, both of the first fragment) describes its own
+  value, not the one before it (A1).
 - `_Checker.wrong_formula`: a wrong `X = expression` in <given> or <find> whose leaves are all the problem's
   givens is CM by its cause (U3); `_Checker.bare_foreign_principle`: a step that is only the name of a
   principle that does not apply (`Refraction` for a mirror), blamed where the givens belong, is CM (U4).
