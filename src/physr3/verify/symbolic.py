@@ -200,6 +200,15 @@ What is checked, and the type of a failure:
   `<given>`; a constant under its own letter; a heading before a given's statement; a remark with the
   description's formula; an unchecked X = X + Y is CM; a letter the problem writes with a given's value holds
   no other given (`symbolic_givens`).
+- Round nine, from the sixth round of real solutions (round6_test.jsonl, tuning data since session 8): right
+  steps misread are read (each rule in one sentence in `symbolic_layouts` and the named `_Checker` method): a
+  letter read as a unit (`Ts = 301 K`) or written with an index (`lambda_n`) is one symbol; `sin(theta) = ...`
+  is the sine; `v2^2 = ...` defines v2; a given's case variant equated to another kind (`E = h*c/lambda`) is its
+  own letter; a special case of the governing relation with the right value is right (`special_case`); a concept
+  equation naming one new letter in passing is checked by the letter's kind (`defines_in_passing`); `mplate =
+  370 cm^2`, `v = 0.907c` are given layouts; a concept step naming the principle counts even when it reads like
+  a given; a remark pairing the value with its object's other given (`paired_remark`) is no meaning of it. By cause: a wrong relation among the givens in <given>/<find> is CM (`wrong_formula`), and so is a
+  bare principle that does not apply where the givens belong (`bare_foreign_principle`).
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -466,6 +475,9 @@ class SymbolicVerifier:
             finding.info["tag"] = step.tag
             if finding.status == "fail":
                 self._type_by_cause(checker, finding, tag)
+                if finding.error_type == "MC" and step.tag in ("given", "find") and checker.wrong_formula(step.text):
+                    finding.error_type = "CM"  # `Q = 4.3 mol * (11.9 L) / (357 K)`: a wrong relation, by cause
+                    finding.explanation += " It writes a relation that does not hold."
             findings.append(finding)
             if finding.status == "fail":
                 first_fail = finding
@@ -476,6 +488,10 @@ class SymbolicVerifier:
             first_fail = self._incomplete(checker, steps, hits, numbered, final_status)
             if first_fail is not None:
                 missing = first_fail.info.get("element")
+                at = next((s for j, s in enumerate(steps) if (s.number if numbered else j + 1) == first_fail.step), None)
+                if missing == "given" and at is not None and checker.bare_foreign_principle(at.text):
+                    first_fail.error_type = "CM"  # "Step 1: Refraction" in a mirror problem: a wrong principle
+                    first_fail.explanation += f" It names {at.text.strip()[:40]}, a principle that does not apply."
             elif final is not None:  # complete, but the final answer is wrong
                 final.step = steps[-1].number if numbered else len(steps)
                 first_fail = final
@@ -744,12 +760,14 @@ class SymbolicVerifier:
         return fail
 
     def _concept_failure(self, checker: _Checker, concept_steps: list) -> tuple[int, Finding] | None:
-        # a concept step that only restates values ("v = 367 V") states no principle to judge
+        # a concept step that only restates values ("v = 367 V") states no principle to judge; one that reads
+        # like a given but names a principle ("Stefan-Boltzmann law: a body of emissivity eps ...") still names it
+        named = set().union(*(checker.principle_hits(s.text) for _, s in concept_steps)) if concept_steps else set()
         concept_steps = [(i, s) for i, s in concept_steps if not checker.given_like(s.text)]
         if not concept_steps or not checker.gt.principles:
             return None
         hits = [checker.principle_hits(s.text) for _, s in concept_steps]
-        covered = set().union(*hits)
+        covered = set().union(*hits) | named
         if len(covered) == len(checker.gt.principles):
             return None
         missing = [p for k, p in enumerate(checker.gt.principles) if k not in covered]

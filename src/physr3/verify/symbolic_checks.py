@@ -17,7 +17,7 @@ from typing import Any
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_gt import GroundTruth, _literal_ulp
-from physr3.verify.symbolic_layouts import drop_unit_echo, own_constant
+from physr3.verify.symbolic_layouts import drop_unit_echo, indexed_names, own_constant, unit_read_letter
 
 
 @dataclass
@@ -137,8 +137,9 @@ class _Checker:
 
     def readings(self, text: str, where: str) -> list[mp.Node]:
         out: list[mp.Node] = []
+        indexed = indexed_names(text, self.names)
         for units_first in (True, False):
-            names = self._names_obj()
+            names = mp.Names({**self.names, **indexed}) if indexed else self._names_obj()
             try:
                 if where == "lhs":
                     node = mp.parse_suffix(text, names, units_first)
@@ -296,9 +297,14 @@ class _Checker:
         parts = re.sub(r"≈|≃|≅|∼|\\approx|\\simeq|\\sim\b|\\equiv", "=", clause).split("=")
         if len(parts) < 2:
             return None
-        parts[0] = _FUNCTION_OF.sub(r"\1", parts[0])  # q(t) = ... defines q, not q*t
+        fn = _FUNCTION_OF.match(parts[0])
+        if fn and mp.canonical_name(fn.group(1)) not in mp.FUNCTIONS:  # `sin(theta) = m*lambda/d`: sine of theta
+            parts[0] = _FUNCTION_OF.sub(r"\1", parts[0])  # q(t) = ... defines q, not q*t
         if tag == "concept":
-            return self.check_concept_clause(parts)
+            found = self.check_concept_clause(parts)
+            if found is None and not self.decided and len(parts) == 2 and self.defines_in_passing(parts):
+                self.decided = True  # `h*f = h*c/lambda`: f, a frequency, named in passing
+            return found
         lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
         segs = []
         for raw in parts[1:]:
@@ -308,6 +314,19 @@ class _Checker:
         if not segs:
             return None
         lhs = lhs_readings[0] if lhs_readings else None
+        letter = unit_read_letter(parts[0], lhs, [n for _, rs in segs for n in rs])
+        if lhs is None and tag == "given":
+            letter = self.letter_with_word(parts[0])  # `mplate = 370 cm^2 (plate area)`: m indexed by "plate"
+        if letter is not None:  # `Ts = 301 K`: the letter Ts, not a terasecond
+            lhs, lhs_readings = ("var", letter), [("var", letter)]
+        root = self.new_letter_power(lhs, segs)
+        if root is not None:  # `v2^2 = v1^2 - 4*g*r`: defines v2, its root
+            return self.check_definition(lhs[1][1], root, tag)
+        if lhs is not None and lhs[0] == "var" and tag != "given" and lhs[1] in self.gt.givens:
+            token = _LAST_NAME.search(mp.normalize(parts[0]))
+            written = mp.canonical_name(token.group(0)) if token else lhs[1]
+            if written in self.case_variants and self.other_kind(lhs[1], segs):
+                return self.check_definition(written, segs, tag)  # `E = h*c/lambda` with e the charge: E, its own
         if lhs is not None and lhs[0] == "var":
             name = lhs[1]
             plain = [(raw, [n for n in rs if not mp.variables(n)]) for raw, rs in segs]
@@ -335,6 +354,174 @@ class _Checker:
             lhs, segs = ref[0], segs[1:]
             lhs_readings = ref
         return self.check_relation(lhs_readings, segs)
+
+    def new_letter_power(self, lhs: mp.Node | None, segs: list[tuple[str, list[mp.Node]]]
+                         ) -> list[tuple[str, list[mp.Node]]] | None:
+        """The segments of `u^k = expr` as definitions of u (`expr^(1/k)`) when u is a new letter (no value
+        yet, no given), k a positive number and the root a quantity of the record: the equation defines u
+        through its power (`v2^2 = v1^2 - 4*g*r`), as `u = expr^(1/k)` would (session 9, round-6 class A2);
+        else None."""
+        if lhs is None or lhs[0] != "pow" or lhs[1][0] != "var" or lhs[2][0] != "num" or lhs[2][1] <= 0:
+            return None
+        name = lhs[1][1]
+        if name in self.gt.givens or any(name in env for env in self.env):
+            return None
+        inv = ("div", ("num", 1.0, "1"), lhs[2])  # 1/k, written as a fraction: a symbolic constant
+        roots = [(raw, [("pow", n, inv) for n in rs]) for raw, rs in segs]
+        return roots if self.record_value(roots[0][1][0]) else None
+
+    def record_value(self, node: mp.Node) -> bool:
+        """Whether an expression has the value of a computed quantity of the record at every instance where
+        it evaluates: a right intermediate under the solution's own letter (a wrong one stays undefined, so
+        the step that wrote it is not confirmed by the equations derived from it)."""
+        ks = self.instances_for([node])
+        if not ks:
+            return False
+        for s in self.gt.equations:
+            try:
+                if all(s in self.env[k] and self.close(mp.evaluate(node, self.env[k]), self.env[k][s], 1e-6) for k in ks):
+                    return True
+            except mp.EvalError:
+                return False
+        return False
+
+    def other_kind(self, name: str, segs: list[tuple[str, list[mp.Node]]]) -> bool:
+        """Whether every reading of the right-hand sides has a known dimension other than given `name`'s
+        (`E = h*c/lambda`, an energy, for e the elementary charge)."""
+        own = self.dims.get(name)
+        nodes = [n for _, rs in segs for n in rs]
+        if not nodes or not all(mp.variables(n) for n in nodes):
+            return False  # `B = (50*(18/20))^2`: a number, no relation to read the letter by
+        dims = [mp.dimension(n, self.dims) for n in nodes]
+        return own is not None and all(d is not None and not mp.same_dim(d, own) for d in dims)
+
+    def wrong_formula(self, text: str) -> bool:
+        """Whether a step is one equation `X = expression` whose right side combines two or more quantities
+        (symbols or values) by operators, for a letter X that is no given of the problem, and the expression
+        does not give X's value (or X has none): a wrong relation written where a given or the target
+        belongs (`Q = 4.3 mol * (11.9 L) / (357 K)`, `P = emf / (R1 + R2 + R3)`), CM by its cause, not a
+        misread given (session 9, round-6 class U3)."""
+        plain = _strip_remarks(_strip_tags(text)).strip().rstrip(".;")
+        parts = plain.split("=")
+        if len(parts) != 2 or not re.fullmatch(r"\s*[A-Za-zα-ωΑ-Ω][\w']{0,7}\s*", parts[0]):
+            return False
+        lhs = self.readings(parts[0], "lhs")
+        rhs = self.readings(parts[1], "rhs")
+        if not lhs or lhs[0][0] != "var" or lhs[0][1] in self.gt.givens or not rhs:
+            return False
+        node = rhs[0]
+        if node[0] not in ("mul", "div", "add", "sub") or _leaves(node) < 2 or not self.of_givens(node):
+            return False
+        if not re.search(r"[*/+]|\s-\s|[\w)]\s*-\s*[\w(]", _UNIT_WORDS.sub(" ", parts[1])):
+            return False  # `T = 405 K (345 K)`: two values side by side, no operator written
+        name = lhs[0][1]
+        values = self.values(node) if self.instances_for([node]) else []
+        if name in self.env[0]:
+            return bool(values) and not any(self.close(v, self.env[0][name], self.tol.value_rel) for v in values)
+        # a letter of the solution's own: wrong unless the expression is the value of some quantity of the record
+        return not any(self.close(v, x, self.tol.value_rel) for v in values for x in self.env[0].values())
+
+    def defines_in_passing(self, parts: list[str]) -> bool:
+        """Whether a <concept> equation names one new letter in passing (`h*f = h*c/lambda`): every other
+        symbol has a value, the new letter occurs once, as a factor, and the dimension that makes the
+        equation hold is one of the kinds the letter conventionally names (f a frequency; the letters of
+        `symbolic_givens`). There is nothing to compare such a letter with, so its kind is the check
+        (session 9, round-6 class A2); `h*f = h/lambda` gives f a wavenumber's dimension and stays unchecked."""
+        from physr3.verify.symbolic_givens import _INDEXED, _LETTER_KINDS  # imports this module
+
+        sides = [self.readings(p, "lhs" if k == 0 else "rhs") for k, p in enumerate(parts)]
+        if not all(sides):
+            return False
+        nodes = [sides[0][0], sides[1][0]]
+        new = [v for n in nodes for v in _var_uses(n) if not any(v in env for env in self.env)]
+        if len(new) != 1:
+            return False
+        u = new[0]
+        k = 0 if u in mp.variables(nodes[0]) else 1
+        if not _plain_factor(nodes[k], u):
+            return False
+        with_u = mp.dimension(nodes[k], {**self.dims, u: mp.DIMLESS})
+        other = mp.dimension(nodes[1 - k], self.dims)
+        m = _INDEXED.fullmatch(u)
+        kinds = _LETTER_KINDS.get(m.group("base")) if m else None
+        if with_u is None or other is None or not kinds:
+            return False
+        need = tuple(x - y for x, y in zip(other, with_u))
+        return any((info := mp.pint_unit(unit)) is not None and mp.same_dim(info.dim, need) for unit in kinds)
+
+    def paired_remark(self, alias: str | None) -> bool:
+        """Whether the given statement being checked carries a remark with a value of its own that is another
+        given of the same object as the stated value's given (`m2 = 103 (binding energy per nucleon 8.50 MeV)`:
+        A1 = 103 and b1 = 8.50 MeV, both "of the first fragment"): the remark describes its own value, not the
+        one before it (session 9, round-6 class A1). A remark value of another object (the parent's 7.51 MeV
+        beside the fragment's 87) still misdescribes it."""
+        m = _REMARK_VALUE.search(self.label)
+        if alias is None or m is None:
+            return False
+        nodes = [n for n in self.readings(m.group(1), "rhs") if not mp.variables(n)]
+        if not nodes:
+            return False
+        other = self.alias_given(nodes)
+        own = _OBJECT.search(self.gt.descriptions.get(alias, ""))
+        theirs = _OBJECT.search(self.gt.descriptions.get(other or "", ""))
+        return other not in (None, alias) and own is not None and theirs is not None and \
+            own.group(1).strip() == theirs.group(1).strip()
+
+    def letter_with_word(self, lhs_text: str) -> str | None:
+        """The left side of a given's statement written as one letter run into a word of the problem's text
+        (`mplate` for m_plate, `vball`), which reads as no name: that letter indexed by the word, one new
+        symbol (session 9, round-6 class A2); else None."""
+        m = re.fullmatch(r"\s*([A-Za-z])([a-z]{3,12})\s*", lhs_text or "")
+        if m is None or m.group(2) not in {w.lower() for w in re.findall(r"[A-Za-z]+", self.question)}:
+            return None
+        return m.group(1) + m.group(2)
+
+    def ratio_of_given(self, node: mp.Node) -> bool:
+        """Whether an expression is a number times a given's symbol (`0.907c`, `0.5*g`) where the number is
+        the value of a dimensionless given (a ratio the problem gives: the speed as a fraction of c)."""
+        if node[0] != "mul":
+            return False
+        a, b = node[1], node[2]
+        num, var = (a, b) if a[0] == "num" else (b, a)
+        if num[0] != "num" or var[0] != "var" or self.names.get(var[1], var[1]) not in self.gt.givens:
+            return False
+        return any(not self.gt.units.get(g) and g in self.env[0] and self.close(num[1], self.env[0][g], self.tol.value_rel)
+                   for g in self.gt.givens)
+
+    def of_givens(self, node: mp.Node) -> bool:
+        """Whether every leaf of an expression is one of the problem's givens: a given's symbol (or the
+        solution's letter for it), a value equal to a given's (to `value_rel`), or a small whole number; a
+        value the problem does not have (`8.63e-34 J*s` for h) or an unknown letter makes it a misread, not
+        a relation among the givens."""
+        op = node[0]
+        if op == "var":
+            return self.names.get(node[1], node[1]) in self.gt.givens
+        if op in ("num", "qty"):
+            if op == "num" and re.fullmatch(r"\d{1,2}", node[2]):
+                return True
+            try:
+                v = mp.evaluate(node, {})
+            except mp.EvalError:
+                return False
+            return any(self.close(v, self.env[0][g], self.tol.value_rel) for g in self.gt.givens if g in self.env[0])
+        if op == "const":
+            return True
+        kids = [a for a in node[1:] if isinstance(a, tuple) and a and isinstance(a[0], str)]
+        return bool(kids) and all(self.of_givens(a) for a in kids)
+
+    def bare_foreign_principle(self, text: str) -> bool:
+        """Whether a step is only the name of a principle of the generator's families (`principle_library`)
+        that is none of this problem's (`Refraction` in a mirror problem): a wrong principle named, CM by its
+        cause (session 9, round-6 class U4)."""
+        plain = _strip_tags(text).strip().rstrip(".:;")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z'’ -]{2,60}", plain) or len(plain.split()) > 6:
+            return False
+        head = _stems(plain) - _DESC_GENERIC
+        if not head or any(head <= (_stems(p.get("name", "")) | _stems(p.get("statement", "")) |
+                                    set().union(*(_stems(k) for k in p.get("keywords", []))))
+                           for p in self.gt.principles):
+            return False
+        return any(_stems(name) - _DESC_GENERIC == head for name in principle_library())
 
     def check_concept_clause(self, parts: list[str]) -> Finding | None:
         """An equation in a <concept> step, checked like a governing equation where that is safe: the
@@ -676,6 +863,8 @@ class _Checker:
                 if len(symbolic) == len(readings):  # read only as an equation: judged as one
                     if wrong_equation is None:
                         continue
+                    if self.special_case(name, symbolic):
+                        continue
                     return wrong_equation
             if name not in self.env[0]:
                 continue
@@ -708,6 +897,20 @@ class _Checker:
                            f"{_with_unit(expected / self._expected_factor(name), unit)}.", numeric=True,
                            info={"check": "value", "symbol": name}, nodes=list(readings))
         return None
+
+    def special_case(self, name: str, symbolic: Sequence[mp.Node]) -> bool:
+        """Whether an expression that is not the governing relation of `name` in general gives its value
+        with the problem's own numbers put in (`N = N0/4` after two half-lives, for N = N0*exp(-lam*t)): the
+        relation's special case for these givens, right here; it is checked numerically at the true values, to
+        1e-6 (session 9, round-6 class A6), not blamed against the general form."""
+        if name not in self.env[0] or name in self.numeric_only or not self.instances_for(symbolic):
+            return False
+        # exactly, not to `value_rel`: `B2 = b2*(N + Z)` for b2*(N + Z - 1) is 1% off and a wrong relation
+        if not any(self.close(v, self.env[0][name], 1e-6) for n in symbolic for v in self.values(n)):
+            return False
+        self.decided = True
+        self.hits.add("target_value" if name == self.gt.target else "value")
+        return True
 
     def wrong_quantity(self, node: mp.Node, expected: float, display_factor: float) -> tuple[str, str] | None:
         """(given used, given meant) when putting another given's stated value in place of one literal
@@ -778,7 +981,7 @@ class _Checker:
                 continue
             if tag == "given" and not mp.variables(node):
                 alias = self.alias_given(readings)
-                meant = self.described(self.label)
+                meant = None if self.paired_remark(alias) else self.described(self.label)
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
                         not (alias and self.described_as(alias, self.label)
                              and not self.outworded(meant, alias)):  # "L1 = 4.2 cm (thick wall)"
@@ -810,6 +1013,9 @@ class _Checker:
                     return self.repeated_given(again, _raw)
                 if self.implied(all_readings, name) is None:  # a stated given that is no quantity of the problem
                     return self.unmatched_given(name, _raw)
+                self.hits.add("given")
+                self.decided = True
+            if tag == "given" and self.ratio_of_given(node):  # `v = 0.907c`: the given ratio 0.907 times c
                 self.hits.add("given")
                 self.decided = True
             numeric = mp.is_numeric(node)
@@ -1809,6 +2015,36 @@ def _names_unit_of(word: str, dim: mp.Dim | None) -> bool:
         if info is not None and mp.same_dim(info.dim, dim):
             return True
     return False
+
+
+# a remark holding its own number and unit: "(binding energy per nucleon 8.50 MeV)"
+_REMARK_VALUE = re.compile(r"\([A-Za-z][A-Za-z '-]{2,60}\s((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*[A-Za-zμΩ°][\w/*^°]*)\s*\)")
+# the object a description is of: "mass number of the first fragment" -> "the first fragment"
+_OBJECT = re.compile(r"\bof\s+(the\s+[a-z][a-z ]*)$")
+# a unit written after a number ("mol", "L", "m/s^2", "J/(mol*K)"): its own "/" and "*" are no operators
+_UNIT_WORDS = re.compile(r"(?<=\d)\s*[A-Za-zμΩ°][\w°]*(?:\s*[/*]\s*\(?[A-Za-zμΩ°][\w°^]*\)?(?:\^-?\d+)?)*")
+
+
+def _var_uses(node: mp.Node) -> list[str]:
+    """The variables of an expression, once per occurrence."""
+    if node[0] == "var":
+        return [node[1]]
+    return [v for a in node[1:] if isinstance(a, tuple) and a and isinstance(a[0], str) for v in _var_uses(a)]
+
+
+def _plain_factor(node: mp.Node, name: str) -> bool:
+    """Whether `name` is the expression itself or a factor of its top product (`h*f`, `2*m*f`), to the first
+    power: then the expression's dimension is its dimension times the rest's."""
+    if node == ("var", name):
+        return True
+    return node[0] == "mul" and any(_plain_factor(a, name) for a in node[1:3])
+
+
+def _leaves(node: mp.Node) -> int:
+    """How many values and symbols an expression combines (its leaves: numbers, quantities, variables)."""
+    if node[0] in ("num", "qty", "var", "const"):
+        return 1
+    return sum(_leaves(a) for a in node[1:] if isinstance(a, tuple) and a and isinstance(a[0], str))
 
 
 def _strip_tags(text: str) -> str:

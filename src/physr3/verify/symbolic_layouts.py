@@ -29,6 +29,35 @@ a letter the problem writes with a given's own value ("a resistor R1 = 9.8 ohm")
 (`symbolic_givens`); the problem's formula after words ("The moment of inertia ... is I = 0.5 M R^2,") is the
 problem's own (`symbolic._in_question`).
 
+Session nine, from the sixth round (round6_test.jsonl, tuning data since session 8; classes of
+analysis/round6_misses_session8_verifier.md), one sentence each (the `_Checker` methods named are in
+`symbolic_checks`):
+
+- `indexed_names(text, names)`: a name written with an underscore index (`lambda_n`, `T_half`) is one symbol,
+  never the product of the known names its letters spell (`lambda_n` is not lam*n) (A5).
+- `unit_read_letter(...)`: the left side of an equation that reads as a lone unit (`Ts` a terasecond, `Tm` a
+  terametre) equated to a value of another kind is a letter (A1).
+- `_Checker.special_case`: an expression that is not the governing relation in general but gives the quantity's
+  value with the problem's numbers (`N = N0/4` after two half-lives) is right there (A6).
+- `_Checker.new_letter_power`: `v2^2 = v1^2 - 4*g*r` with v2 new defines v2 as the root; `sin(theta) = ...` is
+  the sine of theta, not a function theta(...) (A2).
+- `_Checker.other_kind`: a letter that differs from a given's only in case, equated to an expression of another
+  kind (`E = h*c/lambda` beside the charge e), is the solution's own letter (A2).
+- `_Checker.defines_in_passing`: a <concept> equation naming one new letter once, as a factor (`h*f =
+  h*c/lambda`), is checked by the dimension that makes it hold against the kinds the letter conventionally
+  names (A2).
+- `_Checker.letter_with_word`, `_Checker.ratio_of_given`: a given under a letter run into a word of the problem
+  (`mplate = 370 cm^2`), and a number times a given symbol where the number is a dimensionless given's value
+  (`v = 0.907c`), are given statements (A2).
+- a <concept> step that names the principle counts as naming it even when it also reads like a given (A1, in
+  `SymbolicVerifier._concept_failure`).
+- `_Checker.paired_remark`: a remark with a value of its own that is another given of the same object as the
+  stated value (`m2 = 103 (binding energy per nucleon 8.50 MeV)`, both of the first fragment) describes its own
+  value, not the one before it (A1).
+- `_Checker.wrong_formula`: a wrong `X = expression` in <given> or <find> whose leaves are all the problem's
+  givens is CM by its cause (U3); `_Checker.bare_foreign_principle`: a step that is only the name of a
+  principle that does not apply (`Refraction` for a mirror), blamed where the givens belong, is CM (U4).
+
 Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both use these readers.
 """
 
@@ -39,8 +68,8 @@ from collections.abc import Sequence
 
 from physr3 import quantity as mp
 
-__all__ = ["drop_unit_echo", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
-           "symbol_value_remark", "unit_echo"]
+__all__ = ["drop_unit_echo", "indexed_names", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
+           "symbol_value_remark", "unit_echo", "unit_read_letter"]
 
 
 def unit_echo(value: str, remark: str) -> bool:
@@ -200,3 +229,37 @@ def stray_openings(marks: Sequence[tuple[int, bool, str]]) -> set[int]:
             if not c and t != tag and not any(marks[i][1] and marks[i][2] == t for i in range(j + 1, k)):
                 stray.add(j)
     return stray
+
+
+# Session nine (round 6, tuning data since session 8): right steps that were misread.
+
+# "lambda_n", "T_{half}", "v_0": a name, an underscore, then its index
+_INDEXED = re.compile(r"(?<![\w.])([A-Za-zα-ωΑ-Ω]+_\{?[A-Za-z0-9]+\}?)(?![\w{])")
+
+
+def indexed_names(text: str, names: dict[str, str]) -> dict[str, str]:
+    """The names written with an underscore index in `text` (`lambda_n`, `T_half`) that are no known name,
+    each mapped to itself: an indexed name is one symbol, never the product of the known names its letters
+    spell (`lambda_n` is not lam*n). Parse with these added to the known names."""
+    out: dict[str, str] = {}
+    for token in _INDEXED.findall(text or ""):
+        c = mp.canonical_name(token.replace("{", "").replace("}", ""))
+        if c not in names and mp.symbol_like(token):
+            out[c] = c
+    return out
+
+
+def unit_read_letter(lhs_text: str, lhs: tuple | None, rhs: Sequence[tuple]) -> str | None:
+    """The letter meant when the left-hand side of an equation, a lone name with no number, was read as a
+    unit (`Ts = 301 K` read as one terasecond, `Tm = 273 K` as a terametre) and a value on the right has
+    units of another kind: a unit alone is never equated to a value of another kind, so the name is a
+    letter (`Ts`). None when the reading as a unit can stand."""
+    if lhs is None or lhs[0] != "qty" or lhs[1] != 1.0 or re.search(r"\d", lhs[4]):
+        return None
+    word = lhs[4].strip()
+    if re.sub(r"[\s$]", "", lhs_text or "") != word or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,7}", word):
+        return None
+    dims = [mp.dimension(n, {}) for n in rhs if n[0] == "qty"]
+    if not dims or any(d is None or mp.same_dim(d, lhs[3]) for d in dims):
+        return None
+    return mp.canonical_name(word)
