@@ -21,3 +21,18 @@ def edited_verdict(verifier, family: str, edits: dict[int, str]):
     for number, step in edits.items():
         text = replace_step(text, number, step)
     return verifier.verify(problem, text)
+
+
+def with_givens(family: str, givens: list[str]):
+    """`family`'s seed-0 problem and its ground-truth solution with the <given> section replaced by `givens`, the
+    later steps renumbered after them."""
+    problem = get_family(family).generate(0)
+    lines = problem.solution.splitlines()
+    start, end = lines.index("<given>"), lines.index("</given>")
+    out, k = [f"Step {n}: {t}" for n, t in enumerate(givens, 1)], len(givens)
+    for line in lines[end:]:
+        if line.startswith("Step "):
+            k += 1
+            line = f"Step {k}: {line.split(':', 1)[1].strip()}"
+        out.append(line)
+    return problem, "\n".join(lines[:start + 1] + out)

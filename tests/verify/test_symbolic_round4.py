@@ -53,9 +53,11 @@ def test_a_value_the_problem_states_twice_may_be_stated_twice(verifier: Symbolic
         [True, True, True, False]
 
 
-def test_a_given_restated_under_another_letter_is_not_judged_as_a_repeat(verifier: SymbolicVerifier) -> None:
+def test_a_given_restated_under_another_letter_is_relabelled_not_a_word_for_word_repeat(
+        verifier: SymbolicVerifier) -> None:
+    # the settled rubric (session 7) makes the first repeat under a new letter the error, MC
     v = verifier.verify(*_with_steps("ohm_law_current", ["R = 725 ohm", "V = 22.4 V", "R1 = 725 ohm"]))
-    assert v.details.get("check") != "given_repeat", v.explanation
+    assert (v.error_step, v.error_type, v.details.get("check")) == (3, "MC", "given_relabelled"), v.explanation
 
 
 def test_a_value_under_a_letter_of_another_kind_then_under_its_own_is_mc_at_the_first(

@@ -15,9 +15,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
 from physr3.verify.symbolic_givens import GivenStatements
+from support.step_edits import with_givens
 
 
 @pytest.fixture(scope="module")
@@ -25,19 +25,6 @@ def verifier() -> SymbolicVerifier:
     return SymbolicVerifier()
 
 
-def _with_givens(family: str, givens: list[str]):
-    """The family's seed-0 problem and its ground-truth solution with the <given> section replaced by
-    `givens`, the later steps renumbered after them."""
-    problem = get_family(family).generate(0)
-    lines = problem.solution.splitlines()
-    start, end = lines.index("<given>"), lines.index("</given>")
-    out, k = [f"Step {n}: {t}" for n, t in enumerate(givens, 1)], len(givens)
-    for line in lines[end:]:
-        if line.startswith("Step "):
-            k += 1
-            line = f"Step {k}: {line.split(':', 1)[1].strip()}"
-        out.append(line)
-    return problem, "\n".join(lines[:start + 1] + out)
 
 
 # R1: a value stated again under a new letter or index
@@ -50,12 +37,12 @@ def _with_givens(family: str, givens: list[str]):
 ])
 def test_a_value_stated_again_under_a_new_letter_is_mc_at_the_repeat(verifier: SymbolicVerifier, family: str,
                                                                      givens: list[str], step: int) -> None:
-    v = verifier.verify(*_with_givens(family, givens))
+    v = verifier.verify(*with_givens(family, givens))
     assert (v.error_step, v.error_type, v.details["check"]) == (step, "MC", "given_relabelled"), v.explanation
 
 
 def test_a_value_restated_under_its_own_letter_in_other_units_is_no_new_letter(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("projectile_range", ["v0 = 43.1 m/s", "theta = 55 deg", "g = 9.8 m/s^2",
+    v = verifier.verify(*with_givens("projectile_range", ["v0 = 43.1 m/s", "theta = 55 deg", "g = 9.8 m/s^2",
                                                            "v_0 = 0.0431 km/s"]))
     assert v.details.get("check") != "given_relabelled", v.explanation
 
@@ -79,13 +66,13 @@ def test_as_many_letters_as_the_record_has_givens_of_that_value_pass() -> None:
 
 
 def test_a_letter_of_another_kind_the_solution_uses_for_its_own_kind_is_mc(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("time_dilation_particle_survival",
+    v = verifier.verify(*with_givens("time_dilation_particle_survival",
                                       ["v = 1.78 us, c = 3e8 m/s", "beta = 0.935", "L = 0.86 km", "v0 = 2.8e8 m/s"]))
     assert (v.error_step, v.error_type, v.details["check"]) == (1, "MC", "given_letter_kind"), v.explanation
 
 
 def test_a_lone_letter_of_another_kind_is_left_alone(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("time_dilation_particle_survival",
+    v = verifier.verify(*with_givens("time_dilation_particle_survival",
                                       ["v = 1.78 us", "beta = 0.935", "L = 0.86 km", "c = 3e8 m/s"]))
     assert v.details.get("check") != "given_letter_kind", v.explanation
 
@@ -94,13 +81,13 @@ def test_a_lone_letter_of_another_kind_is_left_alone(verifier: SymbolicVerifier)
 
 
 def test_the_target_listed_among_the_givens_by_its_symbol_is_mc(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("thermal_stress_clamped_rod", [
+    v = verifier.verify(*with_givens("thermal_stress_clamped_rod", [
         "A = 3.8 cm^2", "T1 = 300 K", "T2 = 360 K", "Y = 121 GPa", "alpha = 2.3e-5 1/K", "F: force"]))
     assert (v.error_step, v.error_type, v.details["check"]) == (6, "MC", "given_unknown"), v.explanation
 
 
 def test_a_given_named_without_a_value_is_not_the_target(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("thermal_stress_clamped_rod", [
+    v = verifier.verify(*with_givens("thermal_stress_clamped_rod", [
         "A: cross-sectional area", "A = 3.8 cm^2", "T1 = 300 K", "T2 = 360 K", "Y = 121 GPa", "alpha = 2.3e-5 1/K"]))
     assert v.details.get("check") != "given_unknown", v.explanation
 
@@ -115,7 +102,7 @@ def test_a_given_named_without_a_value_is_not_the_target(verifier: SymbolicVerif
     ("r = 14.8 K (rise in temperature)", False),
 ])
 def test_a_change_called_by_its_quantitys_name_is_mc(verifier: SymbolicVerifier, text: str, wrong: bool) -> None:
-    v = verifier.verify(*_with_givens("linear_thermal_expansion", ["L = 25.3 m", text, "alpha = 1.2e-5 1/K"]))
+    v = verifier.verify(*with_givens("linear_thermal_expansion", ["L = 25.3 m", text, "alpha = 1.2e-5 1/K"]))
     found = (v.error_step, v.details.get("check")) == (2, "given_words")
     assert found == wrong, v.explanation
 
@@ -125,12 +112,12 @@ def test_a_change_called_by_its_quantitys_name_is_mc(verifier: SymbolicVerifier,
 
 def test_a_letter_of_the_problems_formula_with_another_kinds_value_is_mc(verifier: SymbolicVerifier) -> None:
     # the problem writes "I = 1 M R^2": R is the body's radius
-    v = verifier.verify(*_with_givens("rolling_incline_time", ["k = 1", "d = 6.04 m", "R = 50 deg", "g = 9.8 m/s^2"]))
+    v = verifier.verify(*with_givens("rolling_incline_time", ["k = 1", "d = 6.04 m", "R = 50 deg", "g = 9.8 m/s^2"]))
     assert (v.error_step, v.error_type, v.details["check"]) == (3, "MC", "given_letter_kind"), v.explanation
 
 
 def test_an_odd_letter_the_problem_does_not_use_is_left_alone(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("rolling_incline_time", ["k = 1", "T = 6.04 m", "theta = 50 deg",
+    v = verifier.verify(*with_givens("rolling_incline_time", ["k = 1", "T = 6.04 m", "theta = 50 deg",
                                                                "g = 9.8 m/s^2"]))
     assert v.details.get("check") != "given_letter_kind", v.explanation
 
@@ -140,12 +127,12 @@ def test_an_odd_letter_the_problem_does_not_use_is_left_alone(verifier: Symbolic
 
 def test_an_options_value_stated_as_a_given_is_mc(verifier: SymbolicVerifier) -> None:
     # options 414 K, 682 K, 737 K, 577 K; T2 = 600 K after the compression, T3 = 737 K
-    v = verifier.verify(*_with_givens("adiabatic_then_isochoric_monatomic", ["V = 577 K", "n = 2.5 mol", "T1 = 276 K"]))
+    v = verifier.verify(*with_givens("adiabatic_then_isochoric_monatomic", ["V = 577 K", "n = 2.5 mol", "T1 = 276 K"]))
     assert (v.error_step, v.error_type, v.details["check"]) == (1, "MC", "given_option_value"), v.explanation
 
 
 def test_an_option_that_is_a_value_of_the_problem_is_judged_as_that_value(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("adiabatic_then_isochoric_monatomic", ["n = 2.5 mol", "T1 = 276 K", "T3 = 737 K"]))
+    v = verifier.verify(*with_givens("adiabatic_then_isochoric_monatomic", ["n = 2.5 mol", "T1 = 276 K", "T3 = 737 K"]))
     assert v.details.get("check") != "given_option_value", v.explanation
 
 
@@ -161,13 +148,13 @@ def test_an_option_that_is_a_value_of_the_problem_is_judged_as_that_value(verifi
     ("L = 25.3 m (length of the rail)", False),
 ])
 def test_a_remark_with_a_unit_of_another_kind_is_mc(verifier: SymbolicVerifier, text: str, wrong: bool) -> None:
-    v = verifier.verify(*_with_givens("linear_thermal_expansion", [text, "dT = 14.8 K", "alpha = 1.2e-5 1/K"]))
+    v = verifier.verify(*with_givens("linear_thermal_expansion", [text, "dT = 14.8 K", "alpha = 1.2e-5 1/K"]))
     found = (v.error_step, v.details.get("check")) == (1, "given_unit_remark")
     assert found == wrong, v.explanation
 
 
 def test_a_strict_greek_letter_of_another_kind_is_mc_alone(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("linear_thermal_expansion", ["L = 25.3 m", "ω = 14.8 K", "alpha = 1.2e-5 1/K"]))
+    v = verifier.verify(*with_givens("linear_thermal_expansion", ["L = 25.3 m", "ω = 14.8 K", "alpha = 1.2e-5 1/K"]))
     assert (v.error_step, v.error_type, v.details["check"]) == (2, "MC", "given_letter_kind"), v.explanation
 
 
@@ -176,12 +163,12 @@ def test_a_strict_greek_letter_of_another_kind_is_mc_alone(verifier: SymbolicVer
     ("T1 = 868 K (temperature of the hot reservoir)", False),
 ])
 def test_a_reservoirs_temperature_called_initial_is_mc(verifier: SymbolicVerifier, text: str, wrong: bool) -> None:
-    v = verifier.verify(*_with_givens("carnot_engine_heat_rejected", [text, "TC = 373 K", "QH = 1500 J"]))
+    v = verifier.verify(*with_givens("carnot_engine_heat_rejected", [text, "TC = 373 K", "QH = 1500 J"]))
     found = (v.error_step, v.details.get("check")) == (1, "given_words")
     assert found == wrong, v.explanation
 
 
 def test_a_letter_written_again_in_the_other_case_is_no_new_letter(verifier: SymbolicVerifier) -> None:
-    v = verifier.verify(*_with_givens("projectile_range", ["v0 = 43.1 m/s", "theta = 55 deg", "g = 9.8 m/s^2",
+    v = verifier.verify(*with_givens("projectile_range", ["v0 = 43.1 m/s", "theta = 55 deg", "g = 9.8 m/s^2",
                                                            "V0 = 43.1 m/s (launch speed)"]))
     assert v.details.get("check") != "given_relabelled", v.explanation

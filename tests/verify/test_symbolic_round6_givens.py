@@ -20,6 +20,7 @@ import pytest
 from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
 from physr3.verify.symbolic_given_forms import remark_head
+from support.step_edits import with_givens
 
 
 @pytest.fixture(scope="module")
@@ -27,23 +28,10 @@ def verifier() -> SymbolicVerifier:
     return SymbolicVerifier()
 
 
-def _with_givens(family: str, givens: list[str]):
-    """The family's seed-0 problem and its ground-truth solution with the <given> section replaced by
-    `givens`, the later steps renumbered after them (as in test_symbolic_round5_givens)."""
-    problem = get_family(family).generate(0)
-    lines = problem.solution.splitlines()
-    start, end = lines.index("<given>"), lines.index("</given>")
-    out, k = [f"Step {n}: {t}" for n, t in enumerate(givens, 1)], len(givens)
-    for line in lines[end:]:
-        if line.startswith("Step "):
-            k += 1
-            line = f"Step {k}: {line.split(':', 1)[1].strip()}"
-        out.append(line)
-    return problem, "\n".join(lines[:start + 1] + out)
 
 
 def _blamed(verifier: SymbolicVerifier, family: str, givens: list[str]) -> tuple[int, str, str | None]:
-    v = verifier.verify(*_with_givens(family, givens))
+    v = verifier.verify(*with_givens(family, givens))
     return v.error_step, v.error_type, v.details.get("check")
 
 
