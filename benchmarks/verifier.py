@@ -345,7 +345,9 @@ def real_report(args: argparse.Namespace, items: list, verdicts: list, elapsed: 
     early = sum(0 < a < b or (a > 0 and b == 0) for a, b in zip(steps, label_steps))
     late = sum(a > b > 0 or (a == 0 and b > 0) for a, b in zip(steps, label_steps))
     errors = [(v, k) for v, k in zip(verdicts, label_steps) if k > 0]
+    # passed over unread (a miss), or found only because `--unchecked error` blames the first unread step
     prose = sum(k in getattr(v, "unchecked_steps", []) for v, k in errors if v.error_step != k)
+    by_default = sum(v.error_step == k and (v.details or {}).get("check") == "unchecked" for v, k in errors)
     domains = collections.Counter(r.get("domain", "?") for r in rows)
     print(f"\nreal set: {n} labelled solutions from {args.real} ({len({r.get('family') for r in rows})} families; "
           + ", ".join(f"{d} {c}" for d, c in sorted(domains.items())) + f"); {what}")
@@ -362,7 +364,8 @@ def real_report(args: argparse.Namespace, items: list, verdicts: list, elapsed: 
     print(f"verifier's step against the label's: early {early}, exact {exact}, late {late}"
           + (f", no usable verdict {failed}" if failed else ""))
     print(f"labelled first errors at a step the verifier could not check (free prose; for the LLM judge): "
-          f"{prose}/{len(errors)}")
+          f"{prose}/{len(errors)} passed unread, {by_default}/{len(errors)} exact only as the first unread step "
+          "(--unchecked error)")
     print(f"statuses: {dict(collections.Counter(v.status for v in verdicts))}; speed {n / max(elapsed, 1e-9):.0f} "
           "solutions/s")
     # per batch (source), so that tuning on one batch shows as a gap to the others

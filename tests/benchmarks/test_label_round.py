@@ -127,8 +127,12 @@ def test_a_second_team_is_added_to_a_finished_set_and_scored(tmp_path, capsys) -
     assert out[0]["second_team"] == {"error_step": 0, "error_type": "none", "note": "", "how": "adjudicated"}
     assert [r["label_error_step"] for r in out] == [r["label_error_step"] for r in rows]  # first team's kept
     # the verifier's benchmark scores against either team; a set without the field is refused by name
-    assert bench.main(["--n", "0", "--real", str(finished), "--show", "0", "--labels", "second_team"]) == 0
-    assert re.search(r"real set: 4 labelled solutions", capsys.readouterr().out)
+    assert bench.main(["--n", "0", "--real", str(finished), "--show", "0", "--labels", "second_team",
+                       "--unchecked", "error"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"real set: 4 labelled solutions", out)
+    # unread steps: those a miss passed over, and those found only because `error` blames the first unread step
+    assert re.search(r"could not check .*: \d+/\d passed unread, \d+/\d exact only as the first unread step", out)
     assert bench.main(["--n", "0", "--real", str(SETS / "round6_test.jsonl"), "--labels", "second_team"]) != 0
     assert "has no 'second_team' label" in capsys.readouterr().err
 
