@@ -437,14 +437,14 @@ class SymbolicVerifier:
                 finding = concept_fail[1]
             elif tag == "concept" and checker.foreign_principle(step.text):  # "Kinetic energy: the rest energy ..."
                 finding = checker.foreign_principle(step.text)
-            elif tag == "concept" and statements.objects.concept(step.text) is not None:  # "Ampère-Maxwell: Ohm's law"
-                finding = statements.objects.concept(step.text)
+            elif tag == "concept" and (heading := statements.objects.concept(step.text)) is not None:
+                finding = heading  # "Ampère-Maxwell: Ohm's law"
             elif target_fail and target_fail[0] == i:
                 finding = target_fail[1]
             elif tag == "given" and statements.check(step.text, i) is not None:  # `V = 301 K`, a repeated given
                 finding = statements.last
-            elif tag == "find" and statements.misdefined(step.text) is not None:  # `(R1) = 1.7 ohm`, R1 = 13 ohm
-                finding = statements.misdefined(step.text)
+            elif tag == "find" and (misdefined := statements.misdefined(step.text)) is not None:
+                finding = misdefined  # `(R1) = 1.7 ohm`, R1 = 13 ohm
             else:  # equations are checked wherever they are written, a <concept> step's included
                 # a <given> step that goes on over lines below its "Step k:" line ("Step 1: m1 = 22 kg" then
                 # "m2 (mass of the beam) = 38 kg"): each line is a given statement of that step, checked in turn
@@ -762,12 +762,12 @@ class SymbolicVerifier:
     def _concept_failure(self, checker: _Checker, concept_steps: list) -> tuple[int, Finding] | None:
         # a concept step that only restates values ("v = 367 V") states no principle to judge; one that reads
         # like a given but names a principle ("Stefan-Boltzmann law: a body of emissivity eps ...") still names it
-        named = set().union(*(checker.principle_hits(s.text) for _, s in concept_steps)) if concept_steps else set()
+        named = {i: checker.principle_hits(s.text) for i, s in concept_steps}
+        covered = set().union(*named.values())
         concept_steps = [(i, s) for i, s in concept_steps if not checker.given_like(s.text)]
         if not concept_steps or not checker.gt.principles:
             return None
-        hits = [checker.principle_hits(s.text) for _, s in concept_steps]
-        covered = set().union(*hits) | named
+        hits = [named[i] for i, _ in concept_steps]
         if len(covered) == len(checker.gt.principles):
             return None
         missing = [p for k, p in enumerate(checker.gt.principles) if k not in covered]
