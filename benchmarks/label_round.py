@@ -13,10 +13,10 @@ collects what they write, so that no annotator sees a verdict, another annotator
     # ... two annotators per half write R/half{1,2}_{a,b}.jsonl: {"id", "error_step", "error_type", "note"}
     python benchmarks/label_round.py agree    --dir R     # kappa, step agreement, disagreements.md
     # ... an adjudicator writes R/adjudicated.jsonl for the disagreements
-    python benchmarks/label_round.py finalize --dir R --out benchmarks/data/real_solutions/round7_test.jsonl
+    python benchmarks/label_round.py finalize --dir R --out benchmarks/data/real_solutions/round8_test.jsonl
 
     # ... optionally a second, independent team labels the same halves in another folder R2 (agree, adjudicate):
-    python benchmarks/label_round.py second-team --dir R2 --into benchmarks/data/real_solutions/round7_test.jsonl
+    python benchmarks/label_round.py second-team --dir R2 --into benchmarks/data/real_solutions/round8_test.jsonl
         # adds each item's `second_team` label and prints how often the two teams agree (a ceiling for a verifier);
         # benchmarks/verifier.py --labels second_team scores against that team
 

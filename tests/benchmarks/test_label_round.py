@@ -7,6 +7,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -143,3 +144,25 @@ def test_round7_keeps_both_teams_labels() -> None:
     rows = tool.read(SETS / "round7_test.jsonl")
     assert len(rows) == 158 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
     assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 150
+
+
+def test_round8_keeps_both_teams_labels() -> None:
+    """Round 8, like round 7, carries a second independent team's labels; the teams' first-error agreement the data
+    folder's README reports (152/156) is what the file holds, and its sources are the ones the README lists."""
+    rows = tool.read(SETS / "round8_test.jsonl")
+    assert len(rows) == 156 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
+    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 152
+    assert Counter(r["source"] for r in rows) == {"demo-ours-greedy": 76, "demo-sft-T0.7": 64,
+                                                  "ground-truth-reworded": 16}
+
+
+def test_the_correct_set_holds_only_solutions_both_annotators_found_correct() -> None:
+    """`correct_reworded.jsonl` is the false-alarm check: 40 reworded ground truths (20 light, 20 free rewordings),
+    each labelled "none" by both of its blind annotators, each on a different problem."""
+    rows = tool.read(SETS / "correct_reworded.jsonl")
+    assert len(rows) == 40 and len({r["problem_id"] for r in rows}) == 40
+    assert Counter(r["reword_style"] for r in rows) == {"light": 20, "free": 20}
+    for r in rows:
+        assert (r["label_error_step"], r["label_error_type"], r["label_how"]) == (0, "none", "agreed")
+        assert r["annotator_a"]["error_step"] == r["annotator_b"]["error_step"] == 0
+        assert r["solution"] != r["reference_solution"]
