@@ -134,7 +134,8 @@ def normalize(text: str, max_chars: int = 1200) -> str:
     text = re.sub(r"(?<=[\d)])\s*x\s*(?=[\d(])", " * ", text)  # 3.69 x 13.03
     text = re.sub(r"(?<=\d),(?=\d{3}(?!\d))", "", text)  # 1,000 J
     text = re.sub(r"(?<=[\d\s])ms\s*\^\s*\(?\s*-", "m s^-", text)  # 7.71 ms^-1 is m/s, not 1/millisecond
-    text = re.sub(r"/\s*(s|m|cm|mm|km)([23])\b", r"/\1^\2", text)  # m/s2 -> m/s^2
+    # m/s2 -> m/s^2, but not after an indexed symbol: `m1*v1/m2` divides by the mass m2, not a square metre
+    text = re.sub(r"(?<![A-Za-z]\d)(?<![A-Za-z]\d\s)/\s*(s|m|cm|mm|km)([23])\b", r"/\1^\2", text)
     text = text.replace("{", "(").replace("}", ")")
     # scientific notation: 3.2 * 10^(-19), 3.2 x 10^-19, 3.2e-19
     text = re.sub(r"(\d(?:\.\d*)?)\s*[*x]\s*10\s*\^\s*\(?\s*([-+]?)\s*(\d+)\s*\)?", r"\1e\2\3 ", text)

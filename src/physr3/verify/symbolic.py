@@ -304,6 +304,7 @@ from physr3.verify.symbolic_layouts import (
     stray_openings,
     symbol_value_remark,
 )
+from physr3.verify.symbolic_relations import equation_continuations, writes_relation
 
 try:  # the registry is optional at import time (another module owns it)
     from physr3.verify.registry import register_verifier
@@ -398,7 +399,7 @@ class SymbolicVerifier:
     def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "",
                 options: Sequence[str] = ()) -> Verdict:
         steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
-        more = given_continuations(text, steps)
+        more = {**equation_continuations(text, steps), **given_continuations(text, steps)}  # lines below a step
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
         checker = _Checker(gt, self.tol, question)
         checker.option_digits = option_digits(options)
@@ -475,7 +476,8 @@ class SymbolicVerifier:
             finding.info["tag"] = step.tag
             if finding.status == "fail":
                 self._type_by_cause(checker, finding, tag)
-                if finding.error_type == "MC" and step.tag in ("given", "find") and checker.wrong_formula(step.text):
+                if finding.error_type == "MC" and step.tag in ("given", "find") and checker.wrong_formula(
+                        step.text, as_written=step.tag == "find"):
                     finding.error_type = "CM"  # `Q = 4.3 mol * (11.9 L) / (357 K)`: a wrong relation, by cause
                     finding.explanation += " It writes a relation that does not hold."
             findings.append(finding)
@@ -483,6 +485,17 @@ class SymbolicVerifier:
                 first_fail = finding
                 break
         missing = None
+        if first_fail is not None and len(hits) > 1 and not checked[0] and not any("given" in h for h in hits[:-1]) \
+                and not any(s.tag == "given" for s in steps[:len(hits)]):
+            # a first step that decided nothing and no given stated before a later failure (session 10): the
+            # givens missing at the first step come first, as `_incomplete` blames them when nothing fails
+            # ("Step 1: Refraction", then a slip at step 9)
+            first_fail = Finding(steps[0].number if numbered else 1, "fail", "MC", "is where the solution should "
+                                 f"state the problem's givens, but it does not; expected {checker.given_list()}.",
+                                 info={"check": "complete", "element": "given", "tag": steps[0].tag})
+            missing = "given"
+            if checker.bare_foreign_principle(steps[0].text):
+                first_fail.error_type = "CM"  # "Step 1: Refraction" in a mirror problem: a wrong principle
         if first_fail is None:
             final_status, final = self._final_check(checker, final_text(parsed, text))
             first_fail = self._incomplete(checker, steps, hits, numbered, final_status)
@@ -506,7 +519,9 @@ class SymbolicVerifier:
         if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
             j = unchecked[0]
             # `w = h/m (wavelength)`, `L' = L' + L`: a wrong relation is CM wherever it is written
-            wrong_relation = misdescribed_equation(checker, steps[j].text) or self_plus_term(steps[j].text)
+            wrong_relation = misdescribed_equation(checker, steps[j].text) or self_plus_term(steps[j].text) or (
+                steps[j].tag not in ("given", "find") and writes_relation(checker, steps[j].text)) \
+                or checker.bare_foreign_principle(steps[j].text)  # `Q = C/(T1 - T2)`; "Step 1: Refraction" (a mirror)
             etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
             first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
                                  "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
@@ -856,8 +871,10 @@ class SymbolicVerifier:
 # "t = 0 (time)": a symbol set to zero, a remark allowed
 _ZERO_CONDITION = re.compile(r"\s*([A-Za-zα-ωΑ-Ω]\w{0,5})\s*=\s*0\s*(?:\([^()]*\))?\s*[.;]?\s*")
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
-# a given written as a function of a value set to another value ("T(299 K) = 954 K"): garbled data
-_VALUE_OF_VALUE = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)[^()=]*\)\s*=\s*[-+]?\.?\d[^=,;]*")
+# a given written as a function of a value set to another value ("T(299 K) = 954 K"): garbled data; also
+# letter(value) on both sides ("F(0.936 m) = T(210 N)", session 10): two data equated, not a relation (MC)
+_VALUE_OF_VALUE = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*[-+]?(?:\d+\.?\d*|\.\d+)[^()=]*\)\s*=\s*"
+                             r"(?:[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*)?[-+]?\.?\d[^=,;]*")
 # a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
 # a decimal point is required, so "m1 = 2 kg" and "v2" stay names
 _GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")

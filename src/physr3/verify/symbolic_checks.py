@@ -304,6 +304,9 @@ class _Checker:
             found = self.check_concept_clause(parts)
             if found is None and not self.decided and len(parts) == 2 and self.defines_in_passing(parts):
                 self.decided = True  # `h*f = h*c/lambda`: f, a frequency, named in passing
+            if found is None and not self.decided:
+                from physr3.verify.symbolic_relations import letter_misfit  # imports this module
+                found = letter_misfit(self, parts)  # `V = C/L`: no usual meaning of L makes it hold
             return found
         lhs_readings = self.readings(parts[0], "lhs") if parts[0].strip() else []
         segs = []
@@ -395,26 +398,41 @@ class _Checker:
         dims = [mp.dimension(n, self.dims) for n in nodes]
         return own is not None and all(d is not None and not mp.same_dim(d, own) for d in dims)
 
-    def wrong_formula(self, text: str) -> bool:
+    def wrong_formula(self, text: str, as_written: bool = False) -> bool:
         """Whether a step is one equation `X = expression` whose right side combines two or more quantities
         (symbols or values) by operators, for a letter X that is no given of the problem, and the expression
         does not give X's value (or X has none): a wrong relation written where a given or the target
         belongs (`Q = 4.3 mol * (11.9 L) / (357 K)`, `P = emf / (R1 + R2 + R3)`), CM by its cause, not a
-        misread given (session 9, round-6 class U3)."""
+        misread given (session 9, round-6 class U3). `as_written` (a <find> step, session 10): the letter is read
+        as written and each segment of a chain is a right side (see below)."""
         plain = _strip_remarks(_strip_tags(text)).strip().rstrip(".;")
         parts = plain.split("=")
-        if len(parts) != 2 or not re.fullmatch(r"\s*[A-Za-zα-ωΑ-Ω][\w']{0,7}\s*", parts[0]):
+        if len(parts) < 2 or not re.fullmatch(r"\s*[A-Za-zα-ωΑ-Ω][\w']{0,7}\s*", parts[0]):
             return False
         lhs = self.readings(parts[0], "lhs")
-        rhs = self.readings(parts[1], "rhs")
-        if not lhs or lhs[0][0] != "var" or lhs[0][1] in self.gt.givens or not rhs:
+        if not lhs or lhs[0][0] != "var":
+            return False
+        name = lhs[0][1]
+        if as_written:  # the <find> step names the unknown by the letter it writes: a symbol of the record is that
+            # quantity even where the solution used the letter as its label for a given before (`F = 19 W`, then
+            # `F = (19 W)(671 nm)/c` for the force F), and a case variant (`C` beside c) is its own letter
+            written = mp.canonical_name(parts[0].strip())
+            name = written if written in self.gt.units or written in self.case_variants else name
+        if name in self.gt.givens or len(parts) > 2 and not as_written:
+            return False
+        # in <find>, each segment of a chain `B = m*c*gamma = (29.11 ug)*(3e8 m/s)` is a right side
+        return any(self._wrong_formula_side(name, raw) for raw in parts[1:])
+
+    def _wrong_formula_side(self, name: str, raw: str) -> bool:
+        """`wrong_formula` for one right side `raw` of the letter `name`."""
+        rhs = self.readings(raw, "rhs")
+        if not rhs:
             return False
         node = rhs[0]
         if node[0] not in ("mul", "div", "add", "sub") or _leaves(node) < 2 or not self.of_givens(node):
             return False
-        if not re.search(r"[*/+]|\s-\s|[\w)]\s*-\s*[\w(]", _UNIT_WORDS.sub(" ", parts[1])):
+        if not re.search(r"[*/+]|\s-\s|[\w)]\s*-\s*[\w(]", _UNIT_WORDS.sub(" ", raw)):
             return False  # `T = 405 K (345 K)`: two values side by side, no operator written
-        name = lhs[0][1]
         values = self.values(node) if self.instances_for([node]) else []
         if name in self.env[0]:
             return bool(values) and not any(self.close(v, self.env[0][name], self.tol.value_rel) for v in values)
