@@ -1,15 +1,20 @@
-"""The symbolic verifier's given-statement checks of session 10, from the late misses at given steps on all eight
-tuning sets (round-7 classes B11, B21, B23 and P2 of analysis/round7_misses_session9_verifier.md, and the same
-causes in rounds 4 to 6): words that contradict the problem's sentence with the same value, a sentence whose subject
-the problem gives another value of that kind, a record letter with a counting word naming another given, and a unit
-symbol called by a unit's name as a given's letter. Each test writes the <given> section of a generated problem's
-ground-truth solution (seed 0) the way the small model wrote its givens; each has a near miss that must pass.
+"""The symbolic verifier's given- and find-step checks of session 10, from the late misses at given and find steps
+on all eight tuning sets (round-7 classes B1, B11, B20, B21, B22, B23 and P2 of
+analysis/round7_misses_session9_verifier.md, and the same causes in rounds 4 to 6 and test): words that contradict
+the problem's sentence with the same value, a sentence whose subject the problem gives another value of that kind,
+a quantity of a pair given to one object, a sentence equating two quantities, a record letter with a counting word
+naming another given, a unit symbol called by a unit's name as a given's letter, a spring's extension called its
+length, and a <find> step asking for the target "in UNIT". Each test writes the <given> section (or the <find> step)
+of a generated problem's ground-truth solution (seed 0) the way the small model wrote it; each has a near miss that
+must pass.
 
 Values (seed 0): concave_mirror_image_distance u = 67.3 cm ("in front of a concave mirror"), Rc = 77 cm;
 young_double_slit_in_liquid d = 0.97 mm ("the slits are 0.97 mm apart"), Dsc = 1.50 m ("the screen is 1.50 m
 away"), lam = 423 nm, n = 1.37; neutron_separation_energy Z = 34 protons, N = 36 neutrons, b1 = b2 = 8.65 MeV;
 doppler_wall_beats f = 474 Hz, vs = 0.50 m/s ("towards a large wall, away from a stationary listener"), v = 340 m/s;
-stefan_boltzmann_net_power (its givens as the generator writes them).
+stefan_boltzmann_net_power T0 = 303 K (the surroundings); trolleys_stick_energy_loss m1 = 6.70 kg, u1 = 11.4 m/s,
+m2 = 5.38 kg, u2 = 4.6 m/s; beam_cable_tension theta = 25 deg ("the cable makes an angle of 25 deg with the beam");
+spring_mass_max_speed d = 15.3 cm ("stretches it by 15.3 cm", the static extension).
 """
 
 from __future__ import annotations
@@ -169,3 +174,20 @@ def test_the_angle_of_one_object_of_a_pair_is_mc(verifier: SymbolicVerifier) -> 
 def test_the_angle_the_cable_makes_with_the_beam_passes(verifier: SymbolicVerifier) -> None:
     blamed = _blamed(verifier, "beam_cable_tension", _BEAM + ["The angle of the cable with the beam is 25 deg."])
     assert blamed[2] != "given_object"
+
+
+# B1: a spring's extension called its length (a deformation is a change of length)
+
+_SPRING = ["m = 1.4 kg (mass of the block)", "A = 7.9 cm (amplitude of oscillation)", "g = 9.8 m/s^2"]
+
+
+def test_an_extension_called_the_springs_length_is_mc(verifier: SymbolicVerifier) -> None:
+    blamed = _blamed(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The spring is a light spring with a length "
+                                                                       "of 15.3 cm,"] + _SPRING[1:])
+    assert blamed == (2, "MC", "given_words")
+
+
+def test_the_spring_stretched_by_its_extension_passes(verifier: SymbolicVerifier) -> None:
+    blamed = _blamed(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The light spring is stretched by 15.3 cm."]
+                     + _SPRING[1:])
+    assert blamed[0] != 2
