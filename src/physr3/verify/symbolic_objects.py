@@ -356,8 +356,8 @@ class ObjectWords:
                 if against and not _nouns_after(said, self.question) & against:
                     m = re.search(rf"\b{said}\b", text, re.IGNORECASE)
                     noun = next(w for w in _words(text[m.end():]) if _stem(w) in against)
-                    return self._fail(f"says \"{m.group(0)}\" of the {noun}, but the problem's sentence with this value "
-                                      f"says the opposite: the value is placed wrongly.", "given_object")
+                    return self._fail(f"says \"{m.group(0)} ... {noun}\", but the problem's sentence with this value says "
+                                      f"the opposite: the value is placed wrongly.", "given_object")
         return None
 
     def other_subject(self, text: str) -> Finding | None:
