@@ -4,7 +4,7 @@ analysis/round7_misses_session9_verifier.md, and the same causes in rounds 4 to 
 the problem's sentence with the same value, a sentence whose subject the problem gives another value of that kind,
 a quantity of a pair given to one object, a sentence equating two quantities, a record letter with a counting word
 naming another given, a unit symbol called by a unit's name as a given's letter, a spring's extension called its
-length, and a <find> step asking for the target "in UNIT". Each test writes the <given> section (or the <find> step)
+length, a half-life given to a stable nucleus, and a <find> step asking for the target "in UNIT". Each test writes the <given> section (or the <find> step)
 of a generated problem's ground-truth solution (seed 0) the way the small model wrote it; each has a near miss that
 must pass.
 
@@ -14,7 +14,8 @@ away"), lam = 423 nm, n = 1.37; neutron_separation_energy Z = 34 protons, N = 36
 doppler_wall_beats f = 474 Hz, vs = 0.50 m/s ("towards a large wall, away from a stationary listener"), v = 340 m/s;
 stefan_boltzmann_net_power T0 = 303 K (the surroundings); trolleys_stick_energy_loss m1 = 6.70 kg, u1 = 11.4 m/s,
 m2 = 5.38 kg, u2 = 4.6 m/s; beam_cable_tension theta = 25 deg ("the cable makes an angle of 25 deg with the beam");
-spring_mass_max_speed d = 15.3 cm ("stretches it by 15.3 cm", the static extension).
+spring_mass_max_speed d = 15.3 cm ("stretches it by 15.3 cm", the static extension); decay_chain_max_daughter T1 = 8.6 h
+(half-life of X), T2 = 6.6 h (half-life of Y, which "decays to a stable nucleus Z").
 """
 
 from __future__ import annotations
@@ -191,3 +192,27 @@ def test_the_spring_stretched_by_its_extension_passes(verifier: SymbolicVerifier
     blamed = _blamed(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The light spring is stretched by 15.3 cm."]
                      + _SPRING[1:])
     assert blamed[0] != 2
+
+
+# B1: a half-life given to a stable nucleus (decay_chain_max_daughter: "Y decays to a stable nucleus Z with a
+# half-life of ..." is Y's half-life)
+
+
+def _decay_givens() -> list[str]:
+    problem = get_family("decay_chain_max_daughter").generate(0)
+    lines = problem.solution.split("<given>")[1].split("</given>")[0].strip().splitlines()
+    return [line.split(":", 1)[1].strip() for line in lines]
+
+
+def test_a_half_life_of_the_stable_nucleus_is_mc(verifier: SymbolicVerifier) -> None:
+    givens = _decay_givens()
+    value = givens[1].split("=", 1)[1].split("(")[0].strip()  # Y's half-life, "6.6 h"
+    givens[1] = f"T2 = {value} (half-life of the stable nucleus Z)"
+    assert _blamed(verifier, "decay_chain_max_daughter", givens) == (2, "MC", "given_object")
+
+
+def test_the_problems_own_wording_of_the_half_life_passes(verifier: SymbolicVerifier) -> None:
+    givens = _decay_givens()
+    value = givens[1].split("=", 1)[1].split("(")[0].strip()
+    givens[1] = f"T2 = {value} (Y decays to a stable nucleus Z with this half-life)"
+    assert _blamed(verifier, "decay_chain_max_daughter", givens)[0] != 2

@@ -44,7 +44,9 @@ analysis/round7_misses_session9_verifier.md, and the same causes in rounds 4 to 
   two different quantities (`equated_sides`, B22);
 - a given sentence "The <quantity> of the <object> is <value>" where the problem gives that value as the quantity
   between two objects ("the cable makes an angle of 70 deg with the beam") and the line names only the second
-  gives a quantity of a pair to one of its objects (`one_of_pair`, P2: "The angle of the beam is 70 deg").
+  gives a quantity of a pair to one of its objects (`one_of_pair`, P2: "The angle of the beam is 70 deg");
+- a value called the half-life, decay constant or lifetime of something stable ("nY = 7.4 h (half-life of the
+  stable nucleus Z)"): a stable nucleus does not decay (`stable_decay`, B1).
 """
 
 from __future__ import annotations
@@ -103,6 +105,9 @@ _EQUATED = re.compile(r"\s*(?P<a>(?:the\s+)?[A-Za-z][^=:]{2,80}?)\s+is\s+the\s+(
 _OF_OBJECT = re.compile(r"\s*the\s+(?P<head>[a-z]{3,})\s+of\s+the\s+(?P<owner>[a-z]{3,})\s+is\b", re.IGNORECASE)
 # a clause of the problem that begins with its subject: "the cable makes ..."
 _NOUN_START = re.compile(r"\s*(?:the|a|an)\s+([a-z]{3,})\b", re.IGNORECASE)
+# what only an unstable nucleus has, said to be a stable one's: "half-life of the stable nucleus Z"
+_STABLE_DECAY = re.compile(r"\b(?:half[- ]?life|decay\s+constant|mean\s+life(?:time)?|lifetime)\s+of\s+(?:the\s+|a\s+)?"
+                           r"stable\b[\w ]{0,20}", re.IGNORECASE)
 # a sentence that begins with its one-noun subject: "The screen is ...", "the slits are ..."
 _NOUN_SUBJECT = re.compile(r"\s*(?:the|a|an)\s+(?P<noun>[a-z]{3,})\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
@@ -176,7 +181,8 @@ class ObjectWords:
         return self.neglected_cause(plain) or self.contradicted_process(plain) or self.vacuum_index(plain) or \
             self.invented_percent(plain) or self.each_of_several(plain) or self.limit_word(plain) or \
             self.invented_object(plain) or self.target_subject(plain) or self.contradicted_words(plain) or \
-            self.other_subject(plain) or self.equated_sides(plain) or self.one_of_pair(plain)
+            self.other_subject(plain) or self.equated_sides(plain) or self.one_of_pair(plain) or \
+            self.stable_decay(plain)
 
     def concept(self, text: str) -> Finding | None:
         """The first failure of a <concept> step (`two_laws`, `invented_heading`), else None."""
@@ -424,6 +430,16 @@ class ObjectWords:
                 return self._fail(f"calls the value the {m.group('head')} of the {m.group('owner')}, but the problem "
                                   f"gives it between the {subject.group(1)} and the {pair.group(1)}.", "given_object")
         return None
+
+    def stable_decay(self, text: str) -> Finding | None:
+        """"nY = 7.4 h (half-life of the stable nucleus Z)": a line with a value that names the half-life, decay
+        constant or lifetime OF something stable (not the problem's "decays to a stable nucleus Z with a half-life
+        of 7.4 h", where the half-life is Y's)."""
+        m = _STABLE_DECAY.search(text)
+        if m is None or not re.search(_NUMBER, text):
+            return None
+        return self._fail(f"gives the \"{m.group(0)}\" a value, but a stable nucleus does not decay: the value is "
+                          f"another nucleus's.", "given_object")
 
 
 def _nouns_after(word: str, text: str) -> set[str]:
