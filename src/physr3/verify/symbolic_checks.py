@@ -1753,17 +1753,19 @@ class _Checker:
     def target_unit_failure(self, text: str) -> Finding | None:
         """A <find> step that names the target but asks for it in a unit of another kind ("the de Broglie
         wavelength (in Hz)", "the tension in the string (in m)"): the target is misread (MC), although
-        its name is right. Only an "(in UNIT)" remark that pint reads is judged."""
+        its name is right. Only an "(in UNIT)" remark that pint reads is judged, or (session 10) a step that ends
+        with "in UNIT" ("I = Current in ohm")."""
         gt = self.gt
         want = gt.dims.get(gt.target)
         if want is None:
             return None
-        for m in re.finditer(r"\(\s*in ([^()]+)\)", text):
-            if m.group(1).strip() in _PREFIX_LETTERS:  # "(in u)": a unit cut off after its prefix, not amu
+        for m in re.finditer(r"\(\s*in ([^()]+)\)|\bin\s+([A-Za-zΩμ][\w/*^]*)\s*[.)]?\s*$", _strip_tags(text)):
+            said = (m.group(1) or m.group(2)).strip()
+            if said in _PREFIX_LETTERS:  # "(in u)": a unit cut off after its prefix, not amu
                 continue
-            info = mp.pint_unit(mp.normalize(m.group(1)).strip().replace("^", "**"))
-            if info is not None and not mp.same_dim(info.dim, want):
-                return Finding(0, "fail", "MC", f"asks for {gt.target} ({gt.target_desc}) in {m.group(1).strip()}, a "
+            info = mp.pint_unit(mp.normalize(said).strip().replace("^", "**"))
+            if info is not None and not mp.same_dim(info.dim, want) and (m.group(1) or not mp.same_dim(info.dim, mp.DIMLESS)):
+                return Finding(0, "fail", "MC", f"asks for {gt.target} ({gt.target_desc}) in {said}, a "
                                f"unit of another kind than {gt.units.get(gt.target) or 'a pure number'}.",
                                info={"check": "target_unit", "found": gt.target})
         return None

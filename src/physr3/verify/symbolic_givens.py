@@ -56,6 +56,14 @@ analysis/round6_misses_session8_verifier.md; the line readers are in `symbolic_g
   the solution's givens never state its value, is MC (`other_instant`, B17);
 - a remark whose head noun names a quantity of another kind than the value ("(the charge carrier speed)" for e)
   is MC (`remark_kind`, B2).
+
+Session ten, from the late misses at given steps on all eight tuning sets (round-7 classes B11 and B23 of
+analysis/round7_misses_session9_verifier.md, and the same causes in round 4):
+- a record given's own letter holding another given's value with a counting word that names that other given,
+  not the letter's own ("N = 33 protons" where N is the number of neutrons and Z = 33 the number of protons),
+  is MC (`counted_other`, B11);
+- a given's letter that is itself a unit symbol, no symbol of the problem, called by the name of a unit of its
+  kind (`K (kelvin) = 293 K`), sets a unit equal to a value and is MC (`unit_letter`, B23).
 """
 
 from __future__ import annotations
@@ -78,6 +86,9 @@ _LETTER_FIRST = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*[=:]\s*(?P<num>{_NUMBER})
 # "The acceleration of the lift (g) is 3.4 m/s^2.", "Mass (m) = 2 kg", "Mass (m): 2 kg"
 _WORDS_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\(\s*(?P<sym>{_SYMBOL})\s*\)\s*"
                            rf"(?:=|:|is|equals)\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
+# "K (kelvin) = 293 K", "eV = 310 nm (...)": a letter, perhaps called by a name, then one value
+_UNIT_LETTER = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*(?:\(\s*(?P<name>[A-Za-z]{{4,}})\s*\))?\s*[=:]\s*(?P<num>{_NUMBER})"
+                          rf"\s*(?P<unit>{_UNIT})")
 # a bare value "7.29 cm" (a given line with no name)
 _BARE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})\s*[.;]?\s*$")
 # the problem defining a letter with a value: "Taking g = 9.8 m/s^2", "c = 3e8 m/s"
@@ -205,7 +216,7 @@ class GivenStatements:
         """The first round-seven failure of step `i` in given position, else None (and the statement is
         remembered for the steps after it)."""
         s = read_statement(text)
-        self.last = self.unit_remark(text) or self.objects.given(text)
+        self.last = self.unit_remark(text) or self.unit_letter(text) or self.objects.given(text)
         if self.last is not None:
             return self.last
         if s is None:
@@ -214,7 +225,7 @@ class GivenStatements:
             if self.last is None:
                 self.prose_values.append(_values(text))
             return self.last
-        finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or \
+        finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or self.counted_other(s) or \
             self.product_letter(s) or self.letter_two_kinds(s) or \
             self.letter_elsewhere(s) or self.formula_letter(s) or self.two_values(s) or \
             self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
@@ -377,6 +388,43 @@ class GivenStatements:
                        f"({self.gt.descriptions.get(other[0], '')}); {s.letter} is the "
                        f"{self.gt.descriptions.get(s.letter, s.letter)}.",
                        info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def counted_other(self, s: Statement) -> Finding | None:
+        """`N = 33 protons` where the record's N is the number of neutrons and Z = 33 the number of protons
+        (session 10, B11): a given's own letter with another given's value and a counting word (the "unit",
+        which pint does not read) that names that other given in the record's descriptions, not the letter's."""
+        if not s.letter or s.letter not in self.gt.givens or s.dim is not None or not re.fullmatch(r"[A-Za-z]{3,}", s.unit):
+            return None
+        word = forms.stem(s.unit)
+        own = {forms.stem(w) for w in re.findall(r"[A-Za-z]+", self.gt.descriptions.get(s.letter, ""))}
+        named = [g for g in self.gt.givens if g != s.letter and
+                 word in {forms.stem(w) for w in re.findall(r"[A-Za-z]+", self.gt.descriptions.get(g, ""))}]
+        if word in own or len(named) != 1 or not _close(self.gt.instances[0].get(named[0], float("nan")), s.si, 0.005):
+            return None
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {named[0]} "
+                       f"({self.gt.descriptions.get(named[0], '')}); {s.letter} is the "
+                       f"{self.gt.descriptions.get(s.letter, s.letter)}.",
+                       info={"check": "given_letter_kind", "symbol": s.letter})
+
+    def unit_letter(self, text: str) -> Finding | None:
+        """`K (kelvin) = 293 K` (session 10, B23): a given's letter that is a unit symbol (pint reads it), no symbol
+        of the problem, called by the name of a unit of its kind: the solution sets a unit equal to a value. A
+        unit-like letter without such a name (`eV = 631 nm`) is not judged: r4-046's label accepts the very line
+        r7-145's adjudicated label blames."""
+        m = _UNIT_LETTER.match(_TAGS.sub(" ", text))
+        if m is None or self._problem_symbol(m.group("sym")) or not _is_float(m.group("num")):
+            return None
+        sym, name = m.group("sym"), m.group("name")
+        as_unit = mp.pint_unit(sym)
+        if as_unit is None or mp.same_dim(as_unit.dim, mp.DIMLESS):
+            return None
+        if not name:
+            return None  # `eV = 631 nm`: the labels read a lone unit-like letter both ways (r4-046, r7-145)
+        called = mp.pint_unit(name)
+        if called is None or name.lower() == sym.lower() or not mp.same_dim(called.dim, as_unit.dim):
+            return None
+        return Finding(0, "fail", "MC", f"writes {sym} ({name}) = {m.group('num')} {m.group('unit')}: the unit "
+                       f"{sym} is set equal to a value, not a quantity.", info={"check": "given_unit_letter"})
 
     def product_letter(self, s: Statement) -> Finding | None:
         """`hc = 3e8 m/s` where h and c are the problem's givens (session 9, B10): a letter, no symbol of the

@@ -10,6 +10,10 @@ the description of ANOTHER quantity of the record of the same kind better than t
 installed or fails, the matcher steps aside (no finding; the verdict is what the other checks make it).
 Embeddings of a record's descriptions are cached per problem (by the descriptions themselves) and those of
 a phrase per process, so a verdict costs a few milliseconds once the model is loaded.
+
+Session ten: `lost_change` (the session-8 reading of a change called by the bare name of what changes) also
+reads a deformation as a change of length ("a light spring with a length of 12.4 cm" for the static extension of
+the spring), unless the line itself says the deformation ("stretched by 12.4 cm").
 """
 
 from __future__ import annotations
@@ -130,6 +134,14 @@ class WordsMatcher:
 # words that make a quantity a change of another ("temperature rise", "increase in length")
 _KELVIN = mp.dim_of_unit("K")
 _CHANGE = frozenset("rise increase change difference drop decrease fall gain loss".split())
+# session 10: a spring's or a rod's extension is a change of its length too ("a light spring with a length of
+# 12.4 cm" for the static extension); the word in any form ("stretches", "compressed", "elongation")
+_DEFORMATION = re.compile(r"^(?:extens|extend|stretch|compress|elongat|deform)")
+
+
+def _changes(words: set[str]) -> set[str]:
+    """The words of a change: `_CHANGE` and the forms of a deformation (`_DEFORMATION`)."""
+    return {w for w in words if w in _CHANGE or _DEFORMATION.match(w)}
 
 
 def lost_change(text: str, description: str, letter: str | None) -> str | None:
@@ -137,12 +149,14 @@ def lost_change(text: str, description: str, letter: str | None) -> str | None:
     (temperature)" for the temperature rise), when its own description is a change; None otherwise (also
     when the letter says the change: ΔT, dT, delta_T)."""
     own = set(re.findall(r"[a-z]+", description.lower()))
-    if not own & _CHANGE or (letter and re.match(r"(?:Δ|delta|Delta|d(?=[A-Z]))", letter)):
+    if not _changes(own) or (letter and re.match(r"(?:Δ|delta|Delta|d(?=[A-Z]))", letter)):
         return None
-    heads = own - _CHANGE - _EMPTY
+    heads = own - _changes(own) - _EMPTY
+    if _changes(set(re.findall(r"[a-z]+", text.lower()))) - _CHANGE:
+        return None  # "stretched by 12.4 cm": the line itself says the deformation
     for phrase in phrases(text):
         words = set(phrase.split())
-        if words & heads and not words & _CHANGE:
+        if words & heads and not _changes(words):
             return phrase
     return None
 

@@ -28,6 +28,25 @@ sentence, all MC but the last:
 - a <concept> step headed by a name none of whose words the problem or any problem of the generator uses
   (question, descriptions, principles: "Deuterium-dithionium (D-D): half-life 15 d") names a principle or an
   object that does not exist: CM (`invented_heading`).
+
+Session ten, from the late misses at given steps on all eight tuning sets (round-7 classes B21 and P2 of
+analysis/round7_misses_session9_verifier.md, and the same causes in rounds 4 to 6); each rule in one sentence, MC:
+- a given sentence whose words contradict the problem's sentence that states the same value, by a word of a small
+  general table of opposite position, direction and geometry words ("behind" / "in front of", "towards" / "away
+  from", "single-slit" / "double-slit") applied to the same noun ("behind the mirror" where the problem places
+  the object "in front of a concave mirror"), places the value wrongly (`contradicted_words`);
+- a given sentence whose subject ("The screen is 0.88 mm apart") is a noun the problem attaches only to another
+  value of the same kind ("the screen is 0.814 m away"), while the problem states this value of something else
+  ("the slits are 0.88 mm apart"), gives the value to the wrong object (`other_subject`);
+- a given sentence "<quantity> (its value) is the <quantity> (its value)" whose two sides are quantities of
+  different kinds by their head nouns ("the initial mass ... is the initial velocity (u)") or carry different
+  values of one kind ("The final temperature of the gas (425 K) is the starting temperature (324 K)") equates
+  two different quantities (`equated_sides`, B22);
+- a given sentence "The <quantity> of the <object> is <value>" where the problem gives that value as the quantity
+  between two objects ("the cable makes an angle of 70 deg with the beam") and the line names only the second
+  gives a quantity of a pair to one of its objects (`one_of_pair`, P2: "The angle of the beam is 70 deg");
+- a value called the half-life, decay constant or lifetime of something stable ("nY = 7.4 h (half-life of the
+  stable nucleus Z)"): a stable nucleus does not decay (`stable_decay`, B1).
 """
 
 from __future__ import annotations
@@ -38,6 +57,7 @@ import re
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_checks import Finding
+from physr3.verify.symbolic_given_forms import remark_head
 
 _ARTICLES = frozenset("the and for with from its this that which".split())
 _TAGS = re.compile(r"<\s*/?\s*[a-z_]+\s*>?", re.IGNORECASE)
@@ -70,6 +90,26 @@ _EPONYMS = frozenset(
     "boyle charles lussac avogadro stefan boltzmann wien kepler doppler maxwell joule malus brewster bragg planck "
     "einstein broglie bohr heisenberg compton hubble rayleigh huygens fermat torricelli stokes poiseuille carnot "
     "clausius dalton henry curie lorentz fourier hall".split())
+# opposite words of position, direction and geometry (a general table, not made from the items); each side a
+# regular expression. Not "open"/"closed": a pipe open at one end is closed at the other (both labels accept it)
+_OPPOSITES = (
+    (r"behind", r"in\s+front\s+of"), (r"towards?", r"away\s+from"), (r"above", r"below"),
+    (r"inside", r"outside"), (r"single[- ]slit", r"double[- ]slit"), (r"concave", r"convex"),
+    (r"converging", r"diverging"), (r"approaching", r"receding"), (r"in\s+series", r"in\s+parallel"),
+)
+# words that name no object after a position word ("behind the mirror", "towards a stationary listener")
+_FILLER = _ARTICLES | frozenset("a an is are was it at to of in on by be".split())
+# "<quantity> (...) is the <quantity> (...)": one quantity said to be another
+_EQUATED = re.compile(r"\s*(?P<a>(?:the\s+)?[A-Za-z][^=:]{2,80}?)\s+is\s+the\s+(?P<b>[A-Za-z][^=:]*)$", re.IGNORECASE)
+# "The angle of the beam is 70 deg": a quantity of one object
+_OF_OBJECT = re.compile(r"\s*the\s+(?P<head>[a-z]{3,})\s+of\s+the\s+(?P<owner>[a-z]{3,})\s+is\b", re.IGNORECASE)
+# a clause of the problem that begins with its subject: "the cable makes ..."
+_NOUN_START = re.compile(r"\s*(?:the|a|an)\s+([a-z]{3,})\b", re.IGNORECASE)
+# what only an unstable nucleus has, said to be a stable one's: "half-life of the stable nucleus Z"
+_STABLE_DECAY = re.compile(r"\b(?:half[- ]?life|decay\s+constant|mean\s+life(?:time)?|lifetime)\s+of\s+(?:the\s+|a\s+)?"
+                           r"stable\b[\w ]{0,20}", re.IGNORECASE)
+# a sentence that begins with its one-noun subject: "The screen is ...", "the slits are ..."
+_NOUN_SUBJECT = re.compile(r"\s*(?:the|a|an)\s+(?P<noun>[a-z]{3,})\s+(?:is|are|was|were)\b", re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1)
@@ -140,7 +180,9 @@ class ObjectWords:
         plain = _TAGS.sub(" ", text)
         return self.neglected_cause(plain) or self.contradicted_process(plain) or self.vacuum_index(plain) or \
             self.invented_percent(plain) or self.each_of_several(plain) or self.limit_word(plain) or \
-            self.invented_object(plain) or self.target_subject(plain)
+            self.invented_object(plain) or self.target_subject(plain) or self.contradicted_words(plain) or \
+            self.other_subject(plain) or self.equated_sides(plain) or self.one_of_pair(plain) or \
+            self.stable_decay(plain)
 
     def concept(self, text: str) -> Finding | None:
         """The first failure of a <concept> step (`two_laws`, `invented_heading`), else None."""
@@ -299,3 +341,128 @@ class ObjectWords:
             return None
         return Finding(0, "fail", "CM", f"is headed by \"{m.group(1)}\", a name no principle or quantity of physics "
                        f"problems here uses: the principle is invented.", info={"check": "principle"})
+
+    # -- session ten
+    def contradicted_words(self, text: str) -> Finding | None:
+        """"The object is placed 76.8 cm behind the mirror." where the problem places it "76.8 cm in front of a
+        concave mirror": a position or direction word (`_OPPOSITES`) whose opposite the problem's sentence with
+        one of the step's numbers applies to the same noun, while the problem never applies the word itself
+        to that noun."""
+        numbers = {round(float(x), 9) for x in re.findall(_NUMBER, text)}
+        if not numbers:
+            return None
+        sentences = [x for x in re.split(r"(?<=[.;?])\s+|;", self.question) if x.strip()]
+        for one, other in _OPPOSITES:
+            for said, opposite in ((one, other), (other, one)):
+                nouns = _nouns_after(said, text)
+                if not nouns:
+                    continue
+                shared = [x for x in sentences if numbers & {round(float(v), 9) for v in re.findall(_NUMBER, x)}]
+                against = set().union(*[_nouns_after(opposite, x) for x in shared]) & nouns if shared else set()
+                if against and not _nouns_after(said, self.question) & against:
+                    m = re.search(rf"\b{said}\b", text, re.IGNORECASE)
+                    noun = next(w for w in _words(text[m.end():]) if _stem(w) in against)
+                    return self._fail(f"says \"{m.group(0)} ... {noun}\", but the problem's sentence with this value says "
+                                      f"the opposite: the value is placed wrongly.", "given_object")
+        return None
+
+    def other_subject(self, text: str) -> Finding | None:
+        """"The screen is 0.88 mm apart." where the problem writes "the slits are 0.88 mm apart and the screen is
+        0.814 m away": the sentence's one-noun subject is attached in the problem (clause by clause) only to
+        other values of the line's value's kind, and no clause that states the value names that noun."""
+        m = _NOUN_SUBJECT.match(text)
+        value = _one_value(text) if m else None
+        if value is None or value[1] is None or mp.same_dim(value[1], mp.DIMLESS):
+            return None
+        noun = _plural_cut(m.group("noun").lower())  # the word itself: "acceleration" is not "accelerates"
+        if noun in _ARTICLES:
+            return None
+        clauses = [(c, {_plural_cut(w) for w in _words(c)}, _clause_values(c))
+                   for c in re.split(r"[,;]|\.\s|\band\b", self.question)]
+        stating = [c for c in clauses if any(mp.same_dim(d, value[1]) and math.isclose(v, value[0], rel_tol=_REL)
+                                             for v, d in c[2])]
+        naming = [c for c in clauses if noun in c[1]]
+        if not stating or any(noun in c[1] for c in stating) or not naming:
+            return None
+        if not any(mp.same_dim(d, value[1]) for c in naming for _, d in c[2]):
+            return None  # the problem gives the noun no value of this kind
+        return self._fail(f"makes \"{m.group('noun')}\" the subject of the value, but the problem gives the "
+                          f"{m.group('noun')} another value of that kind and states this one of something else.",
+                          "given_object")
+
+    def equated_sides(self, text: str) -> Finding | None:
+        """"The final temperature of the gas (425 K) is the starting temperature (324 K)": a given sentence that
+        says one quantity is another, each side named by a noun phrase (cut at its first remark, comma or "and"),
+        of two kinds by their head nouns (`remark_head`), or with two remarks' values of one kind that differ."""
+        m = _EQUATED.match(text)
+        if m is None:
+            return None
+        sides = [m.group("a"), re.split(r",|\band\b|\.\s|;", m.group("b"))[0]]
+        heads = [remark_head(re.split(r"[(,]", x)[0]) for x in sides]
+        if all(heads) and not mp.same_dim(heads[0][1], heads[1][1]):
+            return self._fail(f"says the {heads[0][0]} is the {heads[1][0]}: two quantities of different kinds are "
+                              f"equated.", "given_equated")
+        values = [[v for x in re.findall(r"\(([^()]*)\)", side) for v in _clause_values(x)] for side in sides]
+        if any(mp.same_dim(d1, d2) and not math.isclose(v1, v2, rel_tol=_REL)
+               for v1, d1 in values[0] for v2, d2 in values[1]):
+            return self._fail("says one value is another of its kind that differs: two different quantities are "
+                              "equated.", "given_equated")
+        return None
+
+    def one_of_pair(self, text: str) -> Finding | None:
+        """"The angle of the beam is 70 deg." where the problem writes "the cable makes an angle of 70 deg with the
+        beam": the problem's clause with the value names the quantity, its subject and, after "with", the line's
+        object; the line does not name the subject."""
+        m = _OF_OBJECT.match(text)
+        value = _one_value(text) if m else None
+        if value is None or value[1] is None:
+            return None
+        head, owner = _stem(m.group("head").lower()), _stem(m.group("owner").lower())
+        said = {_stem(w) for w in _words(text)}
+        for clause in re.split(r"[,;]|\.\s|\band\b", self.question):
+            if not any(mp.same_dim(d, value[1]) and math.isclose(v, value[0], rel_tol=_REL)
+                       for v, d in _clause_values(clause)):
+                continue
+            subject = _NOUN_START.match(clause)
+            pair = re.search(r"\bwith\s+(?:the\s+|a\s+|an\s+)?([a-z]+)", clause, re.IGNORECASE)
+            if subject and pair and head in {_stem(w) for w in _words(clause)} and _stem(pair.group(1)) == owner \
+                    and _stem(subject.group(1).lower()) not in said:
+                return self._fail(f"calls the value the {m.group('head')} of the {m.group('owner')}, but the problem "
+                                  f"gives it between the {subject.group(1)} and the {pair.group(1)}.", "given_object")
+        return None
+
+    def stable_decay(self, text: str) -> Finding | None:
+        """"nY = 7.4 h (half-life of the stable nucleus Z)": a line with a value that names the half-life, decay
+        constant or lifetime OF something stable (not the problem's "decays to a stable nucleus Z with a half-life
+        of 7.4 h", where the half-life is Y's)."""
+        m = _STABLE_DECAY.search(text)
+        if m is None or not re.search(_NUMBER, text):
+            return None
+        return self._fail(f"gives the \"{m.group(0)}\" a value, but a stable nucleus does not decay: the value is "
+                          f"another nucleus's.", "given_object")
+
+
+def _nouns_after(word: str, text: str) -> set[str]:
+    """The words (stems, fillers aside) within three words after each place `word` (a regular expression)
+    occurs in `text`: "towards a stationary listener" -> {stati, liste}."""
+    out: set[str] = set()
+    for m in re.finditer(rf"\b{word}\b", text, re.IGNORECASE):
+        after = [w for w in _words(text[m.end():])[:3] if w not in _FILLER]
+        out |= {_stem(w) for w in after}
+    return out
+
+
+def _plural_cut(word: str) -> str:
+    """A word with a plural "s" cut ("slits" -> "slit"), otherwise whole."""
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _clause_values(clause: str) -> list[tuple[float, mp.Dim]]:
+    """Every value of a clause of the problem with a unit pint reads (SI, dimension)."""
+    out = []
+    for m in _VALUE.finditer(clause):
+        unit = m.group(2).rstrip(".,;:)")
+        info = mp.pint_unit(unit.replace("^", "**")) if unit else None
+        if info is not None:
+            out.append((float(m.group(1)) * info.factor, info.dim))
+    return out
