@@ -4,7 +4,8 @@ round7_misses_session9_verifier.md). Each test edits steps of a generated proble
 layout the small model wrote, and checks that the right variant is no error there while a wrong one still is.
 
 Values (seed 0): critical_angle_glass_liquid vg = 1.63e8 m/s, n2 = 1.39; time_dilation_particle_survival L = 0.86
-km, beta = 0.935; accelerated_ion_radius n = 2, e = 1.6e-19 C; pendulum_in_lift_period L = 1.76 m, a = 3.9 m/s^2.
+km, beta = 0.935; accelerated_ion_radius n = 2, e = 1.6e-19 C; pendulum_in_lift_period L = 1.76 m, a = 3.9 m/s^2;
+satellite_escape_energy m = 648 kg.
 """
 
 from __future__ import annotations
@@ -115,3 +116,12 @@ def test_a_name_then_a_letter_on_a_given_s_left_side_is_that_letter(strict: Symb
 def test_a_unit_as_letter_or_another_quantity_s_words_stay_unchecked(strict: SymbolicVerifier, named: str) -> None:
     v = edited_verdict(strict, "pendulum_in_lift_period", {1: named})
     assert v.error_step == 1, v.explanation
+
+
+# -- A2: a letter glued to a whole-number value (`m648 kg: mass of the satellite`) is the letter and its value
+
+def test_a_letter_glued_to_a_whole_number_is_read_with_its_value(strict: SymbolicVerifier) -> None:
+    v = edited_verdict(strict, "satellite_escape_energy", {1: "m648 kg: mass of the satellite"})
+    assert v.error_step == 0, v.explanation
+    v = edited_verdict(strict, "satellite_escape_energy", {1: "m846 kg: mass of the satellite"})
+    assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
