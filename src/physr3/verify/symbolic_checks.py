@@ -488,16 +488,27 @@ class _Checker:
 
     def name_for_expression(self, lhs_text: str, segs: list[tuple[str, list[mp.Node]]]) -> str | None:
         """The left side of an equation outside the givens written as one word-like name that reads as no
-        symbol (`tlab`, a letter run into a word; `Numerator`), equated to one expression whose symbols all
-        have values (`tlab = L/(beta*c)`, `Numerator = 1.672e6 Hz*m^2/s^2`): the solution's own name for it,
-        defined there and compared with the record like any new letter (session 10, round-7 class A2);
-        else None."""
+        symbol (`tlab`, a letter run into a word; `Numerator`), equated to one expression that is a quantity
+        of the record at every instance (`tlab = L/(beta*c)`, the record's tt) or a number that is the value of
+        a part of a formula written before (`Numerator = 1.672e6 Hz*m^2/s^2`): the solution's own name for it,
+        defined there (session 10, round-7 class A2); else None."""
         m = re.fullmatch(r"\s*([A-Za-z][a-z]{2,11})\s*", lhs_text or "")
         if m is None or len(segs) != 1 or mp.canonical_name(m.group(1)) in self.names:
             return None
-        if not self.instances_for([segs[0][1][0]]):
+        node = segs[0][1][0]
+        if not self.instances_for([node]):
             return None
-        return m.group(1)
+        # adopted only for what it is checked to name: a quantity of the record at every instance, or a part
+        # of a formula written before (`Ekin = m1*v1/(2*a)`, a wrong relation, stays unread, as before)
+        if mp.is_numeric(node):
+            return m.group(1) if self.part_of_written(node) else None
+        try:
+            values = [mp.evaluate(node, env) for env in self.env]
+        except mp.EvalError:
+            return None
+        named = any(all(s in env and self.close(x, env[s], 1e-6) for x, env in zip(values, self.env))
+                    for s in self.gt.equations)
+        return m.group(1) if named else None
 
     def ratio_of_given(self, node: mp.Node) -> str | None:
         """The dimensionless given whose value is the number when an expression is a number times a given's
