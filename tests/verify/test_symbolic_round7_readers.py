@@ -125,3 +125,10 @@ def test_a_letter_glued_to_a_whole_number_is_read_with_its_value(strict: Symboli
     assert v.error_step == 0, v.explanation
     v = edited_verdict(strict, "satellite_escape_energy", {1: "m846 kg: mass of the satellite"})
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
+
+
+def test_a_unit_written_without_its_denominator_s_parentheses_is_read_both_ways(strict: SymbolicVerifier) -> None:
+    v = edited_verdict(strict, "ideal_gas_pressure", {4: "R: the gas constant (J/mol*K)"})
+    assert v.error_step != 4, v.explanation
+    v = edited_verdict(strict, "ideal_gas_pressure", {4: "R: the gas constant (in J/mol)"})
+    assert v.error_step == 4, v.explanation

@@ -1689,9 +1689,10 @@ class _Checker:
             if unit is not None and unit.dim != mp.DIMLESS and (kind is None or not mp.same_dim(unit.dim, kind)):
                 return False  # "eV (threshold wavelength)": a unit of another kind written as the letter
         for unit in units:
-            info = mp.pint_unit(unit[0] or unit[1])
-            if info is not None and (kind is None or not mp.same_dim(info.dim, kind)):
-                return False  # "the initial acceleration (a) in m/s": a unit of another kind
+            spelled = unit[0] or unit[1]
+            infos = [mp.pint_unit(u) for u in {spelled, _UNGROUPED_DENOMINATOR.sub(r"/(\1*\2)", spelled)}]
+            if any(infos) and not any(i is not None and kind is not None and mp.same_dim(i.dim, kind) for i in infos):
+                return False  # "the initial acceleration (a) in m/s": a unit of another kind ("J/mol*K": J/(mol*K))
         return True
 
     def invented_name(self, plain: str) -> Finding | None:
