@@ -877,7 +877,7 @@ _VALUE_OF_VALUE = re.compile(r"^\s*[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*[-+]?(?:\d+\.
                              r"(?:[A-Za-zα-ωΑ-Ω][\w']*\s*\(\s*)?[-+]?\.?\d[^=,;]*")
 # a given written with its one-letter symbol glued to a decimal value and followed by a unit ("m1.5 kg: mass");
 # a decimal point is required, so "m1 = 2 kg" and "v2" stay names
-_GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+)(?=\s*[A-Za-zμΩ°])")
+_GLUED_VALUE = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω])(\d+\.\d+|\d{3,})(?=\s*[A-Za-zμΩ°])")  # "m1890 kg" too
 # a given written as "words (SYMBOL) = value" or "words (SYMBOL): value": the symbol is the name, the words
 # its description (one clause, the value running to the end of the step)
 _WORDS_SYMBOL = re.compile(r"^\s*([A-Za-z][A-Za-z '-]{2,60}?)\s*\(\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,6})\s*\)\s*[:=]\s*"

@@ -130,6 +130,8 @@ class _Checker:
         # for i_R): read as the target everywhere after, <concept> steps included
         self.spoken: set[str] = set()
         self.option_digits: set[str] = set()  # the significant digits of the numbers in the answer options
+        self.written: list[mp.Node] = []  # the right sides the solution wrote, in order (for `part_of_written`)
+        self.written_before = 0
 
     # -- parsing helpers
     def _names_obj(self) -> mp.Names:
@@ -316,10 +318,18 @@ class _Checker:
                 segs.append((raw.strip(), r))
         if not segs:
             return None
+        self.written_before = len(self.written)  # what earlier clauses wrote
+        if len(self.written) < 200:
+            self.written.extend(rs[0] for _, rs in segs)
         lhs = lhs_readings[0] if lhs_readings else None
-        letter = unit_read_letter(parts[0], lhs, [n for _, rs in segs for n in rs])
+        letter = unit_read_letter(parts[0], lhs, [n for _, rs in segs for n in rs], self.dims)
         if lhs is None and tag == "given":
             letter = self.letter_with_word(parts[0])  # `mplate = 370 cm^2 (plate area)`: m indexed by "plate"
+        elif tag == "given" and len(parts) == 2 and (named := _NAME_THEN_LETTER.fullmatch(parts[0])) and \
+                lhs is not None and lhs[0] == "mul" and not any(mp.variables(n) for _, rs in segs for n in rs[:1]):
+            letter = mp.canonical_name(named.group(2))  # `emf E = 14 V`: a name, then the letter it is written as
+        elif lhs is None and tag != "concept" and len(parts) == 2:
+            letter = self.name_for_expression(parts[0], segs)  # `tlab = L/(beta*c)`: a name of the solution's
         if letter is not None:  # `Ts = 301 K`: the letter Ts, not a terasecond
             lhs, lhs_readings = ("var", letter), [("var", letter)]
         root = self.new_letter_power(lhs, segs)
@@ -494,17 +504,42 @@ class _Checker:
             return None
         return m.group(1) + m.group(2)
 
-    def ratio_of_given(self, node: mp.Node) -> bool:
-        """Whether an expression is a number times a given's symbol (`0.907c`, `0.5*g`) where the number is
-        the value of a dimensionless given (a ratio the problem gives: the speed as a fraction of c)."""
+    def name_for_expression(self, lhs_text: str, segs: list[tuple[str, list[mp.Node]]]) -> str | None:
+        """The left side of an equation outside the givens written as one word-like name that reads as no
+        symbol (`tlab`, a letter run into a word; `Numerator`), equated to one expression that is a quantity
+        of the record at every instance (`tlab = L/(beta*c)`, the record's tt) or a number that is the value of
+        a part of a formula written before (`Numerator = 1.672e6 Hz*m^2/s^2`): the solution's own name for it,
+        defined there (session 10, round-7 class A2); else None."""
+        m = re.fullmatch(r"\s*([A-Za-z][a-z]{2,11})\s*", lhs_text or "")
+        if m is None or len(segs) != 1 or mp.canonical_name(m.group(1)) in self.names:
+            return None
+        node = segs[0][1][0]
+        if not self.instances_for([node]):
+            return None
+        # adopted only for what it is checked to name: a quantity of the record at every instance, or a part
+        # of a formula written before (`Ekin = m1*v1/(2*a)`, a wrong relation, stays unread, as before)
+        if mp.is_numeric(node):
+            return m.group(1) if self.part_of_written(node) else None
+        try:
+            values = [mp.evaluate(node, env) for env in self.env]
+        except mp.EvalError:
+            return None
+        named = any(all(s in env and self.close(x, env[s], 1e-6) for x, env in zip(values, self.env))
+                    for s in self.gt.equations)
+        return m.group(1) if named else None
+
+    def ratio_of_given(self, node: mp.Node) -> str | None:
+        """The dimensionless given whose value is the number when an expression is a number times a given's
+        symbol (`0.907c`, `0.5*g`, `1e` for the charge n*e): a ratio or count the problem gives, e.g. the
+        speed as a fraction of c; else None."""
         if node[0] != "mul":
-            return False
+            return None
         a, b = node[1], node[2]
         num, var = (a, b) if a[0] == "num" else (b, a)
         if num[0] != "num" or var[0] != "var" or self.names.get(var[1], var[1]) not in self.gt.givens:
-            return False
-        return any(not self.gt.units.get(g) and g in self.env[0] and self.close(num[1], self.env[0][g], self.tol.value_rel)
-                   for g in self.gt.givens)
+            return None
+        return next((g for g in self.gt.givens if not self.gt.units.get(g) and g in self.env[0]
+                     and self.close(num[1], self.env[0][g], self.tol.value_rel)), None)
 
     def of_givens(self, node: mp.Node) -> bool:
         """Whether every leaf of an expression is one of the problem's givens: a given's symbol (or the
@@ -662,6 +697,7 @@ class _Checker:
         after_number = set(re.findall(r"\d\s*([A-Za-z]+)", text))  # the value's unit ("35 degrees")
         words = [w for w in re.findall(r"(?<![\w.])[A-Za-z]{3,}(?!\w)", text)  # not L_ind, eps0
                  if mp.canonical_name(w) not in self.names and w not in after_number
+                 and mp.canonical_name(w.lower()) not in self.names  # "(Lambda)": the letter's name spelled out
                  and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
         if words and words[0].lower() in _REMARK_OPENERS:
             return None  # "(we use the usual value)": a remark on the value, not what it is
@@ -1033,9 +1069,13 @@ class _Checker:
                     return self.unmatched_given(name, _raw)
                 self.hits.add("given")
                 self.decided = True
-            if tag == "given" and self.ratio_of_given(node):  # `v = 0.907c`: the given ratio 0.907 times c
+            ratio = self.ratio_of_given(node) if tag == "given" else None
+            if ratio is not None:  # `v = 0.907c`: the given ratio 0.907 times c
                 self.hits.add("given")
                 self.decided = True
+                # session 10: the number is that given, so the letter holds at every instance (`q = 1e` is
+                # n*e: `r = m*v/(q*B)` is then the record's m*v/(n*e*B), round-7 class A9)
+                node = _replace_node(node, next(a for a in node[1:] if a[0] == "num"), ("var", ratio))
             numeric = mp.is_numeric(node)
             if not numeric and self.inconsistent(all_readings):
                 return Finding(0, "fail", "CM", f"defines {name} = {mp.to_text(node)}, which adds or equates quantities "
@@ -1045,12 +1085,37 @@ class _Checker:
             if numeric and self.gt.target in self.env[0] and name in self.env[0] and \
                     self.close(self.env[0][name], self.env[0][self.gt.target], self.tol.value_rel):
                 self.hits.add("target_value")  # the target's value under the solution's own name
+            elif numeric and tag != "given" and self.part_of_written(node):
+                self.decided = True  # `Numerator = 1.672e6 Hz*m^2/s^2`: a part of the formula just substituted
             elif not numeric and tag in ("governing_equation", None):
                 self.hits.add("equation")  # a relation the solution introduces (N = m g cos θ)
             rest = segs[i + 1:]
             return self.check_against(name, ("var", name), rest) if rest else None
         self.unchecked.append(name)
         return None
+
+    def part_of_written(self, node: mp.Node) -> bool:
+        """Whether a value the solution gives a name of its own is the value (to `value_rel`, of the same
+        kind) of a part of an expression it wrote in an earlier step: `Numerator = 1.672e6 Hz*m^2/s^2` after
+        `fb = 2*(745 Hz)*(340 m/s)*(3.3 m/s)/(...)` names the numerator it works out (session 10, round-7
+        class A2). Whole expressions and lone values are not parts."""
+        values = self.values(node)
+        dim = mp.dimension(node, self.dims)
+        if not values or dim is None:
+            return False
+
+        def parts(n: mp.Node) -> list[mp.Node]:
+            kids = [a for a in n[1:] if isinstance(a, tuple) and a and isinstance(a[0], str)]
+            return [k for k in kids if k[0] in ("mul", "div", "add", "sub", "pow")] + \
+                [p for k in kids for p in parts(k)]
+
+        for whole in self.written[:self.written_before]:
+            for part in parts(whole):
+                if not self.instances_for([part]) or not mp.same_dim(mp.dimension(part, self.dims), dim):
+                    continue
+                if any(self.close(v, values[0], self.tol.value_rel) for v in self.values(part)):
+                    return True
+        return False
 
     def unknown_names(self, clause: str) -> set[str]:
         """Symbol-like names of an equation that have no value yet (an unknown the solution has not
@@ -1531,7 +1596,15 @@ class _Checker:
                                "found, among the givens.", info={"check": "given_unknown", "symbol": meant})
             words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
             if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
-                return self.invented_name(plain)
+                found = self.invented_name(plain)
+                if found is None and self.named_with_words(mp.normalize(text)):
+                    self.hits.add("given")
+                    self.decided = True
+                return found
+            if self.named_with_words(mp.normalize(text)):  # "N (net horizontal force)": the solution's letter
+                self.hits.add("given")
+                self.decided = True
+                return None
             unknown = [w for w in words if not self.known_given_name(w, any_symbol)]
             if not unknown:
                 self.hits.add("given")
@@ -1542,6 +1615,7 @@ class _Checker:
                            f"the problem gives {self.given_list()}.", info={"check": "given_unmatched", "symbol": w})
         plain = _SYMBOL_LABEL.sub(" ", plain)  # "249 K (T)": a symbol written as a label, not a factor
         start = 0
+        seen: list[float] = []  # the values this line has stated so far
         for m in re.finditer(r"(?<![\w.])\d", plain):
             if m.start() < start:
                 continue
@@ -1552,6 +1626,11 @@ class _Checker:
             if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not
                                                                  re.fullmatch(r"\d{1,2}", node[2]))):
                 continue
+            values = self.values(node)
+            if values and any(self.close(values[0], x, 1e-9) for x in seen):
+                start = m.start() + len(mp.to_text(node))
+                continue  # "is 0.39 (approx. 0.39)": the line's own value again, one statement (session 10, A8)
+            seen.extend(values[:1])
             # the words that describe this number: those since the previous number ("... frequency 617 Hz,
             # with a velocity of 4.5 m/s": 4.5 m/s is "with a velocity of")
             label = plain[start:m.start()] if self.label else ""
@@ -1594,6 +1673,45 @@ class _Checker:
                            f"given nor a value it implies); the problem gives {self.given_list()}.",
                            info={"check": "given_unmatched"})
         return None
+
+    def named_with_words(self, plain: str) -> bool:
+        """Whether a given line with no value names a letter with words that describe a given of the problem
+        or the quantity asked for (`λ (wavelength)`, `V: the volume (in m^3)`, `Length of the pendulum: l`):
+        the solution introduces its letter, which states nothing wrong (session 10, early false alarms of
+        every set). A unit written with it (`in m/s`, `(J/m^2)`) must be of that quantity's kind."""
+        units = _NAMED_UNIT.findall(plain)
+        words = _NAMED_UNIT.sub(" ", plain)
+        letters = [w for w in _NAME_RE.findall(words) if mp.symbol_like(w)]
+        if not letters or not re.search(r"[A-Za-z]{3}", _NAME_RE.sub(lambda m: " " if m.group(0) in letters
+                                                                     else m.group(0), words)):
+            return False
+        meant = self.described(plain)
+        if meant is None or (meant not in self.gt.givens and meant != self.gt.target):
+            return False
+        # no word may belong only to another quantity of the problem ("angle of the cliff" for the launch
+        # angle beside the cliff's height, "initial air speed" for the launch speed beside the initial
+        # vertical velocity, "acceleration of the pendulum" for the lift's): those say something else
+        said = {_stem_syn(w) for w in _stems(" ".join(w for w in _NAME_RE.findall(words) if w not in letters))
+                - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
+        own = {_stem_syn(w) for w in _stems(self.gt.descriptions.get(meant, ""))}
+        others = {_stem_syn(w) for s, d in self.gt.descriptions.items() if s != meant for w in _stems(d)}
+        if (said - own) & others:
+            return False
+        kind = self.dims.get(meant)
+        for letter in letters:  # "v1 (height of the final box)": a speed's letter for a height
+            conventional = _conventional_dim(mp.canonical_name(letter))
+            if conventional is not None and kind is not None and letter not in self.names and \
+                    not any(mp.same_dim(kind, d) for d in conventional[1]):
+                return False
+            unit = mp.pint_unit(letter) if len(letter) > 1 and letter not in self.names else None
+            if unit is not None and unit.dim != mp.DIMLESS and (kind is None or not mp.same_dim(unit.dim, kind)):
+                return False  # "eV (threshold wavelength)": a unit of another kind written as the letter
+        for unit in units:
+            spelled = unit[0] or unit[1]
+            infos = [mp.pint_unit(u) for u in {spelled, _UNGROUPED_DENOMINATOR.sub(r"/(\1*\2)", spelled)}]
+            if any(infos) and not any(i is not None and kind is not None and mp.same_dim(i.dim, kind) for i in infos):
+                return False  # "the initial acceleration (a) in m/s": a unit of another kind ("J/mol*K": J/(mol*K))
+        return True
 
     def invented_name(self, plain: str) -> Finding | None:
         """A given line "words (SYMBOL)" without a value ("refractive index (n)") whose symbol is no name of
@@ -1939,9 +2057,11 @@ _QUALIFIED = re.compile(r"(?:directly\s+|inversely\s+)?proportional|related|a fu
                         r"conserved|unchanged|the same|not\b|no\b|zero|equal and|given by|found|measured|defined|"
                         r"determined|calculated|written|expressed|known", re.IGNORECASE)
 _PROSE_VERB = re.compile(r"\b(?:is equal to|is|are|equals|becomes)\b\s*(?:just\s+|simply\s+|given by\s+)?")
+_NAME_THEN_LETTER = re.compile(r"\s*([A-Za-z]{3,})\s+([A-Za-zα-ωΑ-Ω](?:\d+|_\w+)?)\s*")  # "emf E", "Resistor R"
 _FUNCTION_OF = re.compile(r"^\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω]*)\s*\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]*\s*\)\s*$")
 _ENDS_WITH_NAME = re.compile(r"(?:^|[\s,:])[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*\s*$")
 _NAME_RE = re.compile(r"[A-Za-zα-ωΑ-Ωμ][A-Za-z0-9_α-ωΑ-Ωμ']*")
+_NAMED_UNIT = re.compile(r"\bin\s+([A-Za-zμΩ][\w/*^.-]*)|\(([^()\s]*/[^()\s]*)\)")  # "(in m/s)", "(J/m^2)"
 # description words too common to identify a target ("the magnitude of the ...", "the value of ...")
 _GENERIC_STEMS = frozenset({"magni", "value", "quant", "final", "total", "requi", "unkno", "calcu", "deter",
                             "answe", "objec", "syste", "which", "what", "when", "where", "there", "their", "that",
@@ -2008,8 +2128,9 @@ def _drop_one_remark(clause: str, names: Sequence[str]) -> str:
     number = re.match(r"[-+]?(?:\d+\.?\d*|\.\d+)", value)
     symbols = re.findall(r"[A-Za-zα-ωΑ-Ω_]\w*", inner)
     if (re.fullmatch(r"[A-Za-zα-ωΑ-Ω_][\w/*^ α-ωΑ-Ω]*", inner) and all(mp.canonical_name(w) in names for w in symbols)) \
-            or (number and inner.startswith(number.group(0))) or re.fullmatch(r"[a-z]", inner):
-        return clause[:m.start()]
+            or (number and inner.startswith(number.group(0))) or re.fullmatch(r"[a-z]", inner) \
+            or (re.fullmatch(r"[A-Za-z]{3,}", inner) and mp.canonical_name(inner.lower()) in names):
+        return clause[:m.start()]  # ... or a symbol's name spelled in another case ("λ = 620 nm (Lambda)")
     return clause
 
 

@@ -58,13 +58,33 @@ analysis/round6_misses_session8_verifier.md), one sentence each (the `_Checker` 
   givens is CM by its cause (U3); `_Checker.bare_foreign_principle`: a step that is only the name of a
   principle that does not apply (`Refraction` for a mirror), blamed where the givens belong, is CM (U4).
 
+Session ten, from the early misses (false alarms on right steps) of all eight tuning sets, round 7's classes of
+analysis/round7_misses_session9_verifier.md named; one sentence each:
+
+- `unit_read_letter(..., dims)`: a lone unit name equated to symbols of another kind (`ng = c/vg`, a ratio of
+  speeds, not a nanogram) is a letter, as with a value of another kind (A1).
+- `_Checker.name_for_expression`: a word-like name that reads as no symbol (`tlab`), alone on the left of an
+  equation outside the givens whose right side is in symbols that all have values, is the solution's own name
+  for that expression, defined and compared with the record (A2).
+- `_Checker.ratio_of_given`: a given written as a dimensionless given's value times a given symbol (`q = 1e`,
+  n = 1) is that given times the symbol (n*e), so the letter holds at every instance of the record (A9).
+- `_Checker.named_with_words`: a given line with no value that names a letter with words describing a given
+  or the target (`λ (wavelength)`, `N (net horizontal force)`) introduces the letter and states nothing
+  wrong, unless a unit written with it or the letter's conventional kind is of another kind (A2).
+- `_Checker.check_given_text`: a value a given line writes twice ("is 0.39 (approx. 0.39)") is one
+  statement, no repeat (A8).
+- `drop_value_remark`, `_Checker.meaning_words`: a remark that spells a symbol's name in another case
+  ("λ = 620 nm (Lambda)") is no factor and no description (A2).
+- `_NAME_THEN_LETTER` (in `_Checker.check_clause`): a given's left side "name letter" (`emf E = 14 V`) is
+  the letter, the name a heading (A2).
+
 Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both use these readers.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from physr3 import quantity as mp
 
@@ -249,17 +269,22 @@ def indexed_names(text: str, names: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def unit_read_letter(lhs_text: str, lhs: tuple | None, rhs: Sequence[tuple]) -> str | None:
+def unit_read_letter(lhs_text: str, lhs: tuple | None, rhs: Sequence[tuple],
+                     dims: Mapping[str, mp.Dim | None] | None = None) -> str | None:
     """The letter meant when the left-hand side of an equation, a lone name with no number, was read as a
     unit (`Ts = 301 K` read as one terasecond, `Tm = 273 K` as a terametre) and a value on the right has
     units of another kind: a unit alone is never equated to a value of another kind, so the name is a
-    letter (`Ts`). None when the reading as a unit can stand."""
+    letter (`Ts`). With `dims` (the kinds of the known symbols), a right side written in symbols counts
+    too: `ng = c/vg` (a ratio of speeds) is the glass's index ng, not a nanogram (session 10). None when
+    the reading as a unit can stand."""
     if lhs is None or lhs[0] != "qty" or lhs[1] != 1.0 or re.search(r"\d", lhs[4]):
         return None
     word = lhs[4].strip()
     if re.sub(r"[\s$]", "", lhs_text or "") != word or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,7}", word):
         return None
-    dims = [mp.dimension(n, {}) for n in rhs if n[0] == "qty"]
-    if not dims or any(d is None or mp.same_dim(d, lhs[3]) for d in dims):
+    kinds = [mp.dimension(n, {}) for n in rhs if n[0] == "qty"]
+    if dims is not None:
+        kinds += [mp.dimension(n, dims) for n in rhs if n[0] != "qty" and mp.variables(n)]
+    if not kinds or any(d is None or mp.same_dim(d, lhs[3]) for d in kinds):
         return None
     return mp.canonical_name(word)
