@@ -36,3 +36,9 @@ def with_givens(family: str, givens: list[str]):
             line = f"Step {k}: {line.split(':', 1)[1].strip()}"
         out.append(line)
     return problem, "\n".join(lines[:start + 1] + out)
+
+
+def blamed_with_givens(verifier, family: str, givens: list[str]) -> tuple[int, str, str | None]:
+    """(step, type, check) of the verdict on `with_givens(family, givens)`."""
+    v = verifier.verify(*with_givens(family, givens))
+    return v.error_step, v.error_type, v.details.get("check")

@@ -20,7 +20,7 @@ import pytest
 from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
 from physr3.verify.symbolic_given_forms import remark_head
-from support.step_edits import with_givens
+from support.step_edits import blamed_with_givens
 
 
 @pytest.fixture(scope="module")
@@ -28,36 +28,29 @@ def verifier() -> SymbolicVerifier:
     return SymbolicVerifier()
 
 
-
-
-def _blamed(verifier: SymbolicVerifier, family: str, givens: list[str]) -> tuple[int, str, str | None]:
-    v = verifier.verify(*with_givens(family, givens))
-    return v.error_step, v.error_type, v.details.get("check")
-
-
 # R1: first repeats
 
 
 def test_the_same_letter_with_words_added_is_a_repeat(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "thin_lens_image_height", ["focal length (f): 34 cm", "object height (ho): 2.1 cm",
+    blamed = blamed_with_givens(verifier, "thin_lens_image_height", ["focal length (f): 34 cm", "object height (ho): 2.1 cm",
                                                           "lens focal length (f): 34 cm", "object distance (u): 96.1 cm"])
     assert blamed == (3, "MC", "given_repeat")
 
 
 def test_the_same_letter_with_other_words_is_no_repeat_here(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "thin_lens_image_height", ["focal length (f): 34 cm", "object height (ho): 2.1 cm",
+    blamed = blamed_with_givens(verifier, "thin_lens_image_height", ["focal length (f): 34 cm", "object height (ho): 2.1 cm",
                                                           "object distance (u): 96.1 cm", "converging lens (f): 34 cm"])
     assert blamed[2] != "given_repeat"
 
 
 def test_a_tuple_that_restates_a_tuples_values_under_new_letters_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "trolleys_stick_energy_loss", ["m1 = 6.70 kg, m2 = 5.38 kg, va = 11.4 m/s, u2 = 4.6 m/s",
+    blamed = blamed_with_givens(verifier, "trolleys_stick_energy_loss", ["m1 = 6.70 kg, m2 = 5.38 kg, va = 11.4 m/s, u2 = 4.6 m/s",
                                                               "V = 11.4 m/s, u2 = 4.6 m/s"])
     assert blamed == (2, "MC", "given_relabelled")
 
 
 def test_a_tuple_of_new_values_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "trolleys_stick_energy_loss", ["m1 = 6.70 kg, m2 = 5.38 kg",
+    blamed = blamed_with_givens(verifier, "trolleys_stick_energy_loss", ["m1 = 6.70 kg, m2 = 5.38 kg",
                                                               "u1 = 11.4 m/s, u2 = 4.6 m/s"])
     assert blamed[2] != "given_relabelled"
 
@@ -68,7 +61,7 @@ def test_a_tuple_of_new_values_passes(verifier: SymbolicVerifier) -> None:
 ])
 def test_a_prose_line_repeating_a_value_of_an_earlier_prose_line_is_mc(verifier: SymbolicVerifier, second: str,
                                                                        repeat: bool) -> None:
-    blamed = _blamed(verifier, "point_charges_field_superposition", [
+    blamed = blamed_with_givens(verifier, "point_charges_field_superposition", [
         "Point P is at a distance of 6.2 cm from A and 16 cm from B.", second, "k = 9e9 N*m^2/C^2"])
     assert (blamed == (2, "MC", "given_repeat")) == repeat
 
@@ -82,7 +75,7 @@ def test_a_prose_line_repeating_a_value_of_an_earlier_prose_line_is_mc(verifier:
 ])
 def test_a_lone_letter_remark_used_as_a_unit_is_mc_on_another_kind(verifier: SymbolicVerifier,
                                                                    temperatures: list[str], blamed_first: bool) -> None:
-    blamed = _blamed(verifier, "ice_to_water_heat", ["213 g of ice (K)"] + temperatures + ["273 K", "2100 J/(kg*K)",
+    blamed = blamed_with_givens(verifier, "ice_to_water_heat", ["213 g of ice (K)"] + temperatures + ["273 K", "2100 J/(kg*K)",
                                                                                           "334000 J/kg", "4186 J/(kg*K)"])
     assert (blamed == (1, "MC", "given_unit_remark")) == blamed_first
 
@@ -97,7 +90,7 @@ def test_a_lone_letter_remark_used_as_a_unit_is_mc_on_another_kind(verifier: Sym
 ])
 def test_a_formula_letter_holding_another_givens_value_is_mc(verifier: SymbolicVerifier, line: str,
                                                              blamed: bool) -> None:
-    found = _blamed(verifier, "rolling_incline_time", ["I = 1 M R^2", line, "theta = 50 deg", "g = 9.8 m/s^2"])
+    found = blamed_with_givens(verifier, "rolling_incline_time", ["I = 1 M R^2", line, "theta = 50 deg", "g = 9.8 m/s^2"])
     assert (found == (2, "MC", "given_letter_kind")) == blamed
 
 
@@ -110,7 +103,7 @@ def test_a_formula_letter_holding_another_givens_value_is_mc(verifier: SymbolicV
     (["L = 840 mH (inductor)", "R = 13 ohm", "emf = 12 V", "t = 0 (time)", "T = 61 ms (time)"], False),
 ])
 def test_a_given_at_another_instant_is_mc(verifier: SymbolicVerifier, givens: list[str], blamed: bool) -> None:
-    found = _blamed(verifier, "lr_circuit_energy", givens)
+    found = blamed_with_givens(verifier, "lr_circuit_energy", givens)
     assert (found == (4, "MC", "given_other_instant")) == blamed
 
 
@@ -125,7 +118,7 @@ def test_a_given_at_another_instant_is_mc(verifier: SymbolicVerifier, givens: li
 ])
 def test_a_givens_letter_holding_another_givens_value_is_mc(verifier: SymbolicVerifier, line: str,
                                                             blamed: bool) -> None:
-    found = _blamed(verifier, "satellite_escape_energy", ["m = 648 kg", "G = 6.67e-11 N*m^2/kg^2", line,
+    found = blamed_with_givens(verifier, "satellite_escape_energy", ["m = 648 kg", "G = 6.67e-11 N*m^2/kg^2", line,
                                                           "M = 5.97e24 kg"])
     assert (found[:2] == (3, "MC") and found[2] == "given_letter_kind") == blamed
 
@@ -142,7 +135,7 @@ def test_a_givens_letter_holding_another_givens_value_is_mc(verifier: SymbolicVe
 ])
 def test_a_product_of_the_problems_symbols_as_a_letter_of_another_kind_is_mc(verifier: SymbolicVerifier, line: str,
                                                                              blamed: bool) -> None:
-    found = _blamed(verifier, "photoelectric_stopping_potential", ["lam = 485 nm", "phi = 2.11 eV", line])
+    found = blamed_with_givens(verifier, "photoelectric_stopping_potential", ["lam = 485 nm", "phi = 2.11 eV", line])
     assert (found == (3, "MC", "given_letter_kind")) == blamed
 
 
@@ -156,7 +149,7 @@ def test_a_product_of_the_problems_symbols_as_a_letter_of_another_kind_is_mc(ver
     ("e = 1.6e-19 C (charge per proton)", False),  # "per" makes another kind of the head; judged elsewhere
 ])
 def test_a_remark_whose_head_noun_is_another_kind_is_mc(verifier: SymbolicVerifier, line: str, blamed: bool) -> None:
-    found = _blamed(verifier, "proton_helix_pitch", ["v = 7.24e6 m/s (the speed of the proton)", line, "B = 0.11 T"])
+    found = blamed_with_givens(verifier, "proton_helix_pitch", ["v = 7.24e6 m/s (the speed of the proton)", line, "B = 0.11 T"])
     assert (found == (2, "MC", "given_words")) == blamed
 
 

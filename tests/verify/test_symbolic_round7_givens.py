@@ -24,7 +24,7 @@ import pytest
 
 from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
-from support.step_edits import edited_verdict, with_givens
+from support.step_edits import blamed_with_givens, edited_verdict
 
 
 @pytest.fixture(scope="module")
@@ -32,35 +32,30 @@ def verifier() -> SymbolicVerifier:
     return SymbolicVerifier()
 
 
-def _blamed(verifier: SymbolicVerifier, family: str, givens: list[str]) -> tuple[int, str, str | None]:
-    v = verifier.verify(*with_givens(family, givens))
-    return v.error_step, v.error_type, v.details.get("check")
-
-
 # B21: words that contradict the problem's sentence with the same value
 
 
 def test_the_opposite_position_word_for_the_problems_value_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "concave_mirror_image_distance", ["The object is 67.3 cm behind the mirror.",
+    blamed = blamed_with_givens(verifier, "concave_mirror_image_distance", ["The object is 67.3 cm behind the mirror.",
                                                                  "Rc = 77 cm (radius of curvature)"])
     assert blamed == (1, "MC", "given_object")
 
 
 def test_the_problems_own_position_word_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "concave_mirror_image_distance", ["The object is 67.3 cm in front of the mirror.",
+    blamed = blamed_with_givens(verifier, "concave_mirror_image_distance", ["The object is 67.3 cm in front of the mirror.",
                                                                  "Rc = 77 cm (radius of curvature)"])
     assert blamed[0] != 1
 
 
 def test_moving_towards_what_the_problem_moves_away_from_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "doppler_wall_beats", ["f = 474 Hz (frequency of the source)",
+    blamed = blamed_with_givens(verifier, "doppler_wall_beats", ["f = 474 Hz (frequency of the source)",
                                                       "The source moves towards the listener at 0.50 m/s.",
                                                       "v = 340 m/s (speed of sound)"])
     assert blamed == (2, "MC", "given_object")
 
 
 def test_moving_towards_what_the_problem_moves_towards_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "doppler_wall_beats", ["f = 474 Hz (frequency of the source)",
+    blamed = blamed_with_givens(verifier, "doppler_wall_beats", ["f = 474 Hz (frequency of the source)",
                                                       "The source moves towards the wall at 0.50 m/s.",
                                                       "v = 340 m/s (speed of sound)"])
     assert blamed[0] != 2
@@ -70,7 +65,7 @@ def test_moving_towards_what_the_problem_moves_towards_passes(verifier: Symbolic
 
 
 def test_a_subject_the_problem_gives_another_value_of_the_kind_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "young_double_slit_in_liquid", ["The screen is 1.50 m away from the slits.",
+    blamed = blamed_with_givens(verifier, "young_double_slit_in_liquid", ["The screen is 1.50 m away from the slits.",
                                                                "The screen is 0.97 mm apart.",
                                                                "lam = 423 nm (vacuum wavelength)",
                                                                "n = 1.37 (refractive index of the liquid)"])
@@ -78,7 +73,7 @@ def test_a_subject_the_problem_gives_another_value_of_the_kind_is_mc(verifier: S
 
 
 def test_the_subject_the_problem_states_the_value_of_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "young_double_slit_in_liquid", ["The screen is 1.50 m away from the slits.",
+    blamed = blamed_with_givens(verifier, "young_double_slit_in_liquid", ["The screen is 1.50 m away from the slits.",
                                                                "The slits are 0.97 mm apart.",
                                                                "lam = 423 nm (vacuum wavelength)",
                                                                "n = 1.37 (refractive index of the liquid)"])
@@ -89,12 +84,12 @@ def test_the_subject_the_problem_states_the_value_of_passes(verifier: SymbolicVe
 
 
 def test_a_letter_counting_another_givens_objects_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "neutron_separation_energy", ["N = 34 protons", "b1 = 8.65 MeV", "b2 = 8.65 MeV"])
+    blamed = blamed_with_givens(verifier, "neutron_separation_energy", ["N = 34 protons", "b1 = 8.65 MeV", "b2 = 8.65 MeV"])
     assert blamed == (1, "MC", "given_letter_kind")
 
 
 def test_a_letter_counting_its_own_objects_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "neutron_separation_energy", ["Z = 34 protons", "N = 36 neutrons",
+    blamed = blamed_with_givens(verifier, "neutron_separation_energy", ["Z = 34 protons", "N = 36 neutrons",
                                                              "b1 = 8.65 MeV (binding energy per nucleon of X)"])
     assert blamed[0] == 0 or blamed[0] > 3
 
@@ -112,7 +107,7 @@ def test_a_unit_called_by_its_name_as_a_letter_is_mc(verifier: SymbolicVerifier)
     givens = _stefan_givens()
     temperature = next(g for g in givens if g.startswith("T0"))  # the surroundings, "T0 = 293 K (...)"
     givens[givens.index(temperature)] = "K (kelvin) = " + temperature.split("=", 1)[1].split("(")[0].strip()
-    blamed = _blamed(verifier, "stefan_boltzmann_net_power", givens)
+    blamed = blamed_with_givens(verifier, "stefan_boltzmann_net_power", givens)
     assert blamed == (givens.index(next(g for g in givens if g.startswith("K ("))) + 1, "MC", "given_unit_letter")
 
 
@@ -120,7 +115,7 @@ def test_a_letter_in_its_unit_passes(verifier: SymbolicVerifier) -> None:
     givens = _stefan_givens()
     temperature = next(g for g in givens if g.startswith("T0"))
     givens[givens.index(temperature)] = "T0 (kelvin) = " + temperature.split("=", 1)[1].split("(")[0].strip()
-    blamed = _blamed(verifier, "stefan_boltzmann_net_power", givens)
+    blamed = blamed_with_givens(verifier, "stefan_boltzmann_net_power", givens)
     assert blamed[0] == 0 or blamed[0] > len(givens)
 
 
@@ -128,21 +123,21 @@ def test_a_letter_in_its_unit_passes(verifier: SymbolicVerifier) -> None:
 
 
 def test_a_mass_said_to_be_a_velocity_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "trolleys_stick_energy_loss", [
+    blamed = blamed_with_givens(verifier, "trolleys_stick_energy_loss", [
         "The mass of the faster trolley (6.70 kg) is the initial velocity (u1).", "u1 = 11.4 m/s",
         "m2 = 5.38 kg", "u2 = 4.6 m/s"])
     assert blamed == (1, "MC", "given_equated")
 
 
 def test_one_value_said_to_be_another_of_its_kind_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "trolleys_stick_energy_loss", [
+    blamed = blamed_with_givens(verifier, "trolleys_stick_energy_loss", [
         "m1 = 6.70 kg", "m2 = 5.38 kg",
         "The initial speed of the faster trolley (11.4 m/s) is the initial speed of the slower trolley (4.6 m/s)."])
     assert blamed == (3, "MC", "given_equated")
 
 
 def test_a_speed_said_to_be_its_own_velocity_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "trolleys_stick_energy_loss", [
+    blamed = blamed_with_givens(verifier, "trolleys_stick_energy_loss", [
         "m1 = 6.70 kg", "The speed of the faster trolley is the initial velocity (11.4 m/s).",
         "m2 = 5.38 kg", "u2 = 4.6 m/s"])
     assert blamed[2] != "given_equated"
@@ -168,12 +163,12 @@ _BEAM = ["L = 3.72 m (length of the beam)", "M = 34 kg (mass of the beam)", "m =
 
 
 def test_the_angle_of_one_object_of_a_pair_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "beam_cable_tension", _BEAM + ["The angle of the beam is 25 deg."])
+    blamed = blamed_with_givens(verifier, "beam_cable_tension", _BEAM + ["The angle of the beam is 25 deg."])
     assert blamed == (5, "MC", "given_object")
 
 
 def test_the_angle_the_cable_makes_with_the_beam_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "beam_cable_tension", _BEAM + ["The angle of the cable with the beam is 25 deg."])
+    blamed = blamed_with_givens(verifier, "beam_cable_tension", _BEAM + ["The angle of the cable with the beam is 25 deg."])
     assert blamed[2] != "given_object"
 
 
@@ -183,13 +178,13 @@ _SPRING = ["m = 1.4 kg (mass of the block)", "A = 7.9 cm (amplitude of oscillati
 
 
 def test_an_extension_called_the_springs_length_is_mc(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The spring is a light spring with a length "
+    blamed = blamed_with_givens(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The spring is a light spring with a length "
                                                                        "of 15.3 cm,"] + _SPRING[1:])
     assert blamed == (2, "MC", "given_words")
 
 
 def test_the_spring_stretched_by_its_extension_passes(verifier: SymbolicVerifier) -> None:
-    blamed = _blamed(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The light spring is stretched by 15.3 cm."]
+    blamed = blamed_with_givens(verifier, "spring_mass_max_speed", _SPRING[:1] + ["The light spring is stretched by 15.3 cm."]
                      + _SPRING[1:])
     assert blamed[0] != 2
 
@@ -208,11 +203,11 @@ def test_a_half_life_of_the_stable_nucleus_is_mc(verifier: SymbolicVerifier) -> 
     givens = _decay_givens()
     value = givens[1].split("=", 1)[1].split("(")[0].strip()  # Y's half-life, "6.6 h"
     givens[1] = f"T2 = {value} (half-life of the stable nucleus Z)"
-    assert _blamed(verifier, "decay_chain_max_daughter", givens) == (2, "MC", "given_object")
+    assert blamed_with_givens(verifier, "decay_chain_max_daughter", givens) == (2, "MC", "given_object")
 
 
 def test_the_problems_own_wording_of_the_half_life_passes(verifier: SymbolicVerifier) -> None:
     givens = _decay_givens()
     value = givens[1].split("=", 1)[1].split("(")[0].strip()
     givens[1] = f"T2 = {value} (Y decays to a stable nucleus Z with this half-life)"
-    assert _blamed(verifier, "decay_chain_max_daughter", givens)[0] != 2
+    assert blamed_with_givens(verifier, "decay_chain_max_daughter", givens)[0] != 2

@@ -299,6 +299,7 @@ from physr3.verify.symbolic_checks import (
 from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 from physr3.verify.symbolic_layouts import (
+    lines_below_steps,
     restates_problem,
     self_plus_term,
     stray_openings,
@@ -1001,21 +1002,10 @@ def given_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[str]]
     by step index: they are given statements of that step (a small model lists several givens under one
     number), checked like it. Lines without a digit (prose) are not read; a step whose content is all
     below its marker is `continued_steps`' case."""
-    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
-    if len(matches) != len(steps):
-        return {}
     out: dict[int, list[str]] = {}
-    for k, (step, m) in enumerate(zip(steps, matches)):
-        if step.tag != "given" or not step.text.strip():
-            continue
-        end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
-        lines = []
-        for line in text[m.end():end].splitlines()[1:]:
-            if _TAG_MARK.search(line) or not line.strip():
-                break
-            line = re.sub(r"^\s*(?:[-*>•]\s*)+", "", line).strip()  # list bullets
-            if re.search(r"\d", line):
-                lines.append(line)
+    for k, raw in lines_below_steps(text, steps, lambda step: step.tag == "given").items():
+        lines = [re.sub(r"^\s*(?:[-*>•]\s*)+", "", line).strip() for line in raw]  # list bullets
+        lines = [line for line in lines if re.search(r"\d", line)]
         if lines:
             out[k] = lines[:MAX_CLAUSES]
     return out

@@ -84,9 +84,11 @@ Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
 from physr3 import quantity as mp
+from physr3.solution import ANCHORED_STEP_PATTERN, TAGS
 
 __all__ = ["drop_unit_echo", "indexed_names", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
            "symbol_value_remark", "unit_echo", "unit_read_letter"]
@@ -288,3 +290,29 @@ def unit_read_letter(lhs_text: str, lhs: tuple | None, rhs: Sequence[tuple],
     if not kinds or any(d is None or mp.same_dim(d, lhs[3]) for d in kinds):
         return None
     return mp.canonical_name(word)
+
+
+_TAG_OPENING = re.compile(r"<\s*/?\s*(?:" + "|".join(TAGS) + r")\b", re.IGNORECASE)
+
+
+def lines_below_steps(text: str, steps: Sequence[Any], take: Callable[[Any], bool]) -> dict[int, list[str]]:
+    """The raw lines written below each taken step's own "Step k:" line, up to a blank line, a tag or the next
+    step, by step index; steps with no text on their own line are skipped (`continued_steps` reads the lines
+    below as the step itself). {} when the markers in `text` do not line up with `steps`. What the lines are
+    read as is the caller's: given statements below a <given> step, equations below any other."""
+    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
+    if len(matches) != len(steps):
+        return {}
+    out: dict[int, list[str]] = {}
+    for k, (step, m) in enumerate(zip(steps, matches)):
+        if not take(step) or not step.text.strip():
+            continue
+        end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
+        lines = []
+        for line in text[m.end():end].splitlines()[1:]:
+            if _TAG_OPENING.search(line) or not line.strip():
+                break
+            lines.append(line)
+        if lines:
+            out[k] = lines
+    return out

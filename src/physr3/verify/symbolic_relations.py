@@ -42,8 +42,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from physr3 import quantity as mp
-from physr3.solution import ANCHORED_STEP_PATTERN, TAGS
 from physr3.verify.symbolic_checks import Finding, _leaves, _strip_remarks, _strip_tags
+from physr3.verify.symbolic_layouts import lines_below_steps
 
 # a letter right before an "=" (not "<=", ">=", "=="): the left-hand side of a written relation
 _LHS_LETTER = re.compile(r"(?<![\w'])([A-Za-zα-ωΑ-Ω][\w']{0,7})\s*(?:\([^()]{0,40}\)\s*)?=(?!=)")
@@ -71,7 +71,6 @@ def writes_relation(checker, text: str) -> bool:
     return False
 
 
-_TAG_MARK = re.compile(r"<\s*/?\s*(?:" + "|".join(TAGS) + r")\b", re.IGNORECASE)
 MAX_LINES = 12  # equation lines read below one step
 
 
@@ -80,20 +79,9 @@ def equation_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[st
     tag or the next step, by step index, for steps not written in <given> (whose lines below are
     `symbolic.given_continuations`' case) and with text on their own line (else `continued_steps` reads
     the lines below as the step): a small model often announces a relation in words and writes it below."""
-    matches = list(ANCHORED_STEP_PATTERN.finditer(text or ""))
-    if len(matches) != len(steps):
-        return {}
     out: dict[int, list[str]] = {}
-    for k, (step, m) in enumerate(zip(steps, matches)):
-        if step.tag == "given" or not step.text.strip():
-            continue
-        end = matches[k + 1].start() if k + 1 < len(matches) else len(text)
-        lines = []
-        for line in text[m.end():end].splitlines()[1:]:
-            if _TAG_MARK.search(line) or not line.strip():
-                break
-            if "=" in line:
-                lines.append(line.strip())
+    for k, raw in lines_below_steps(text, steps, lambda step: step.tag != "given").items():
+        lines = [line.strip() for line in raw if "=" in line]
         if lines:
             out[k] = lines[:MAX_LINES]
     return out
