@@ -384,10 +384,7 @@ class GivenStatements:
                  and _close(self.gt.instances[0].get(g, float("nan")), s.si, 0.005)]
         if len(other) != 1:
             return None
-        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {other[0]} "
-                       f"({self.gt.descriptions.get(other[0], '')}); {s.letter} is the "
-                       f"{self.gt.descriptions.get(s.letter, s.letter)}.",
-                       info={"check": "given_letter_kind", "symbol": s.letter})
+        return self._value_of_other(s, other[0])
 
     def counted_other(self, s: Statement) -> Finding | None:
         """`N = 33 protons` where the record's N is the number of neutrons and Z = 33 the number of protons
@@ -401,8 +398,12 @@ class GivenStatements:
                  word in {forms.stem(w) for w in re.findall(r"[A-Za-z]+", self.gt.descriptions.get(g, ""))}]
         if word in own or len(named) != 1 or not _close(self.gt.instances[0].get(named[0], float("nan")), s.si, 0.005):
             return None
-        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {named[0]} "
-                       f"({self.gt.descriptions.get(named[0], '')}); {s.letter} is the "
+        return self._value_of_other(s, named[0])
+
+    def _value_of_other(self, s: Statement, other: str) -> Finding:
+        """The finding for a given's own letter holding the value of the record's `other` given."""
+        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {other} "
+                       f"({self.gt.descriptions.get(other, '')}); {s.letter} is the "
                        f"{self.gt.descriptions.get(s.letter, s.letter)}.",
                        info={"check": "given_letter_kind", "symbol": s.letter})
 
