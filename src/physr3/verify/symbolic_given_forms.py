@@ -72,9 +72,3 @@ def remark_head(remark: str) -> tuple[str, mp.Dim] | None:
             dim = mp.dim_of_unit(unit.replace("^", "**"))
             return (noun, dim) if dim is not None else None
     return None
-
-
-def stem(word: str) -> str:
-    """A word as compared with a record's description: lower case, a plural "s" cut ("protons" -> "proton")."""
-    word = word.lower()
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word

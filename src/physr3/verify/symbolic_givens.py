@@ -73,7 +73,7 @@ from dataclasses import dataclass
 
 from physr3 import quantity as mp
 from physr3.verify import symbolic_given_forms as forms
-from physr3.verify.symbolic_checks import Finding
+from physr3.verify.symbolic_checks import Finding, _stems
 from physr3.verify.symbolic_meaning import WordsMatcher, lost_change, lost_state, one_value
 from physr3.verify.symbolic_objects import ObjectWords
 
@@ -392,11 +392,10 @@ class GivenStatements:
         which pint does not read) that names that other given in the record's descriptions, not the letter's."""
         if not s.letter or s.letter not in self.gt.givens or s.dim is not None or not re.fullmatch(r"[A-Za-z]{3,}", s.unit):
             return None
-        word = forms.stem(s.unit)
-        own = {forms.stem(w) for w in re.findall(r"[A-Za-z]+", self.gt.descriptions.get(s.letter, ""))}
-        named = [g for g in self.gt.givens if g != s.letter and
-                 word in {forms.stem(w) for w in re.findall(r"[A-Za-z]+", self.gt.descriptions.get(g, ""))}]
-        if word in own or len(named) != 1 or not _close(self.gt.instances[0].get(named[0], float("nan")), s.si, 0.005):
+        word = _stems(s.unit)  # the word stems every description match uses ("protons" -> proto)
+        own = _stems(self.gt.descriptions.get(s.letter, ""))
+        named = [g for g in self.gt.givens if g != s.letter and word & _stems(self.gt.descriptions.get(g, ""))]
+        if not word or word & own or len(named) != 1 or not _close(self.gt.instances[0].get(named[0], float("nan")), s.si, 0.005):
             return None
         return self._value_of_other(s, named[0])
 
