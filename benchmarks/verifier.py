@@ -96,6 +96,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--real", default=DEFAULT_REAL, help="labelled real solutions (JSONL; skipped if absent)")
     parser.add_argument("--unchecked", default=VerifierConfig.symbolic_unchecked, choices=("pass", "error"),
                         help="verifier.symbolic_unchecked, for both sets (default: the config's)")
+    parser.add_argument("--answer-overrules", default=VerifierConfig.symbolic_answer_overrules,
+                        action=argparse.BooleanOptionalAction,
+                        help="verifier.symbolic_answer_overrules, for both sets (default: the config's)")
     parser.add_argument("--judge-prompts", metavar="OUT.jsonl",
                         help="write the LLM judge's request for each --real item ({id, n_steps, messages}; no "
                              "labels) and exit")
@@ -163,7 +166,7 @@ def injected(args: argparse.Namespace) -> int:
         record["solution"] = row.get("reference_solution") or row.get("ground_truth_solution")
         return Problem.from_json(record)
 
-    verifier = SymbolicVerifier(unchecked=args.unchecked)
+    verifier = SymbolicVerifier(unchecked=args.unchecked, answer_overrules=args.answer_overrules)
     items = [(problem_of(r), r["solution"]) for r in rows]
     t0 = time.perf_counter()
     verdicts = verifier.verify_batch(items)
@@ -276,11 +279,12 @@ def real(args: argparse.Namespace) -> int:
         what = (f"judge {judge.client.model} (replies from {args.judge_replies}); "
                 f"verifier.on_step_out_of_range={args.on_step_out_of_range}")
     else:
-        verifier = SymbolicVerifier(unchecked=args.unchecked)
+        verifier = SymbolicVerifier(unchecked=args.unchecked, answer_overrules=args.answer_overrules)
         t0 = time.perf_counter()
         verdicts = verifier.verify_batch([(p, s) for p, s, _ in items])
         elapsed = time.perf_counter() - t0
-        what = f"verifier.symbolic_unchecked={args.unchecked}"
+        what = (f"verifier.symbolic_unchecked={args.unchecked}, "
+                f"verifier.symbolic_answer_overrules={args.answer_overrules}")
     real_report(args, items, verdicts, elapsed, what)
     if judge is not None:
         c = judge.counters()

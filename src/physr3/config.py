@@ -332,6 +332,12 @@ class VerifierConfig(Checked):
         "On real solutions error keeps the mean reward within 0.02 of careful labels (pass: +0.02 to +0.06 too "
         "high), but it fails correct steps written in forms no check reads (README).",
         ("pass", "error"))
+    symbolic_answer_overrules: bool = opt(
+        True, "Symbolic verifier: a solution that reaches the right answer (a numeric final answer within "
+        "tolerance; for multiple choice the right letter and the right option's value computed) is not failed on "
+        "a finding that only reads its notation (an unchecked step, a given's words, a relation in its own "
+        "letters; physr3.verify.symbolic_outcome): the verdict is no error, the finding kept in "
+        "details['overruled']. A stated number contradicting the problem's data fails it whatever the answer.")
 
 
 @dataclass

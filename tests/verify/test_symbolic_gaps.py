@@ -21,7 +21,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 def _problem(family: str) -> Problem:
@@ -169,6 +169,7 @@ def test_unchecked_steps_are_listed_and_pass_by_default(verifier: SymbolicVerifi
 def test_unchecked_step_counts_as_first_error_when_configured() -> None:
     cfg = Config()
     cfg.verifier.symbolic_unchecked = "error"
+    cfg.verifier.symbolic_answer_overrules = False  # the step alone: a right final answer would overrule it
     strict = SymbolicVerifier.from_config(cfg)
     v = edited_verdict(strict, "atwood_tension", {6: "The two blocks move together with one acceleration"})
     assert (v.error_step, v.error_type) == (6, "CM"), v.explanation

@@ -18,7 +18,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 def test_unedited_ground_truths_pass(verifier: SymbolicVerifier) -> None:

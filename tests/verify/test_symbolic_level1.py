@@ -20,7 +20,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 @pytest.mark.parametrize("family,step,text", [

@@ -17,7 +17,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 @pytest.mark.parametrize("family,step,text", [
@@ -179,7 +179,7 @@ def test_a_remark_giving_the_same_symbol_another_value_is_mc(verifier: SymbolicV
 
 def test_words_with_a_remark_in_parentheses_before_the_value_are_read(verifier: SymbolicVerifier) -> None:
     # r3-071: "emissivity (emissivity of the sphere) = 0.30 (emissivity of the Stefan-Boltzmann law)"
-    unchecked = SymbolicVerifier(unchecked="error")
+    unchecked = SymbolicVerifier(unchecked="error", answer_overrules=False)
     text = "emissivity (emissivity of the sphere) = 0.39 (emissivity of the Stefan-Boltzmann law)"
     v = edited_verdict(unchecked, "stefan_boltzmann_net_power", {2: text})
     assert v.error_step == 0, v.explanation
@@ -198,7 +198,7 @@ def test_a_denominator_written_without_parentheses_is_read_as_grouped(verifier: 
 def test_the_right_relation_under_a_new_name_for_a_known_quantity_is_checked() -> None:
     # r3-088: "E_kinetic = m*v^2/2" for K: the right relation under the solution's own name is a checked step,
     # so `symbolic_unchecked=error` does not blame it; a wrong one still is
-    unchecked = SymbolicVerifier(unchecked="error")
+    unchecked = SymbolicVerifier(unchecked="error", answer_overrules=False)
     v = edited_verdict(unchecked, "kinetic_energy_of_cart", {5: "E_kinetic = m*v^2/2"})
     assert v.error_step == 0, v.explanation
     v = edited_verdict(unchecked, "kinetic_energy_of_cart", {5: "E_kinetic = m*v^3/2"})
@@ -211,7 +211,7 @@ def test_a_given_renamed_by_a_new_symbol_is_checked() -> None:
     problem = get_family("kinetic_energy_of_cart").generate(0)
     text = problem.solution.replace("Step 2: v = 4.28 m/s (speed of the cart)",
                                     "Step 2: v = 4.28 m/s (speed of the cart)\nStep 2: u = v (the initial speed of the cart)")
-    unchecked = SymbolicVerifier(unchecked="error")
+    unchecked = SymbolicVerifier(unchecked="error", answer_overrules=False)
     v = unchecked.verify(problem, text)
     assert v.error_step == 0, v.explanation
     v = unchecked.verify(problem, text.replace("u = v (", "u = w ("))  # a name the problem does not have
@@ -220,7 +220,7 @@ def test_a_given_renamed_by_a_new_symbol_is_checked() -> None:
 
 def test_the_problems_own_formula_restated_as_a_given_is_checked() -> None:
     # r3-094: "I = 0.5 M R^2 (moment of inertia)", word for word the problem's; another formula is not
-    unchecked = SymbolicVerifier(unchecked="error")
+    unchecked = SymbolicVerifier(unchecked="error", answer_overrules=False)
     v = edited_verdict(unchecked, "rolling_incline_time", {1: "I = 1 M R^2 (moment of inertia)"})
     assert v.error_step == 0, v.explanation
     v = edited_verdict(unchecked, "rolling_incline_time", {1: "I = 2 M R^2 (moment of inertia)"})

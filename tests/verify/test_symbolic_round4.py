@@ -21,7 +21,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 @pytest.mark.parametrize("text,letter,number,unit", [
@@ -115,14 +115,14 @@ def _with_steps(family: str, givens: list[str]):
 
 
 def test_an_unchecked_equation_of_another_dimension_than_its_words_is_cm() -> None:
-    verifier = SymbolicVerifier(unchecked="error")
+    verifier = SymbolicVerifier(unchecked="error", answer_overrules=False)
     v = verifier.verify(*_with_steps("de_broglie_wavelength_particle",
                                      _givens("de_broglie_wavelength_particle") + ["w = h/m (wavelength of the particle)"]))
     assert (v.error_step, v.error_type) == (4, "CM"), v.explanation
 
 
 def test_an_unchecked_equation_of_the_right_dimension_keeps_its_sections_type() -> None:
-    verifier = SymbolicVerifier(unchecked="error")
+    verifier = SymbolicVerifier(unchecked="error", answer_overrules=False)
     v = verifier.verify(*_with_steps("de_broglie_wavelength_particle",
                                      _givens("de_broglie_wavelength_particle") + ["w = h/(m*v) (wavelength of the particle)"]))
     assert v.error_type != "CM" or v.error_step != 4, v.explanation

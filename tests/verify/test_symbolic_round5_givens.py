@@ -22,7 +22,7 @@ from support.step_edits import with_givens
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 

@@ -28,7 +28,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def strict() -> SymbolicVerifier:
-    return SymbolicVerifier(unchecked="error")
+    return SymbolicVerifier(unchecked="error", answer_overrules=False)
 
 
 @pytest.mark.parametrize("value,remark,echo", [

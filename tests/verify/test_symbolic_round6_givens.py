@@ -25,7 +25,7 @@ from support.step_edits import blamed_with_givens
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 # R1: first repeats

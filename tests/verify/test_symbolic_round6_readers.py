@@ -28,7 +28,7 @@ from support.step_edits import edited_verdict, replace_step
 
 @pytest.fixture(scope="module")
 def strict() -> SymbolicVerifier:
-    return SymbolicVerifier(unchecked="error")
+    return SymbolicVerifier(unchecked="error", answer_overrules=False)
 
 
 def _seeded_verdict(verifier: SymbolicVerifier, family: str, seed: int, edits: dict[int, str]):

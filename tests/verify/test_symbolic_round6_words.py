@@ -22,7 +22,7 @@ from physr3.verify.symbolic import SymbolicVerifier
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 def _with_section(family: str, tag: str, lines: list[str]):

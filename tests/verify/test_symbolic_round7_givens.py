@@ -29,7 +29,7 @@ from support.step_edits import blamed_with_givens, edited_verdict
 
 @pytest.fixture(scope="module")
 def verifier() -> SymbolicVerifier:
-    return SymbolicVerifier()
+    return SymbolicVerifier(answer_overrules=False)
 
 
 # B21: words that contradict the problem's sentence with the same value

@@ -18,7 +18,7 @@ from support.step_edits import edited_verdict
 
 @pytest.fixture(scope="module")
 def strict() -> SymbolicVerifier:
-    return SymbolicVerifier(unchecked="error")
+    return SymbolicVerifier(unchecked="error", answer_overrules=False)
 
 
 # -- A1: a letter that reads as a unit, equated to symbols of another kind (`ng`, a nanogram)

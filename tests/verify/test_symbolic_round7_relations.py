@@ -22,7 +22,7 @@ from support.step_edits import edited_verdict, replace_step
 
 @pytest.fixture(scope="module")
 def strict() -> SymbolicVerifier:
-    return SymbolicVerifier(unchecked="error")
+    return SymbolicVerifier(unchecked="error", answer_overrules=False)
 
 
 # -- C2: a wrong relation in the <find> step, `v2 = v1 - m1*v1/m2`
@@ -110,11 +110,11 @@ def test_a_given_equating_two_letter_value_pairs_is_garbled_data(strict: Symboli
 def test_missing_givens_at_an_undecided_first_step_are_blamed_before_a_later_slip() -> None:
     problem = get_family("concave_mirror_image_from_focal_length").generate(0)
     tail = "Step 3: v = 1/(1/f - 1/u)\nStep 4: v = 5.0 cm\n<final_answer>5.0 cm</final_answer>"
-    v = SymbolicVerifier().verify(problem, "Step 1: Refraction\nStep 2: Image distance\n" + tail)
+    v = SymbolicVerifier(answer_overrules=False).verify(problem, "Step 1: Refraction\nStep 2: Image distance\n" + tail)
     assert (v.error_step, v.error_type) == (1, "CM"), v.explanation  # a principle that does not apply there
-    v = SymbolicVerifier().verify(problem, "Step 1: Mirror\nStep 2: Image distance\n" + tail)
+    v = SymbolicVerifier(answer_overrules=False).verify(problem, "Step 1: Mirror\nStep 2: Image distance\n" + tail)
     assert (v.error_step, v.error_type) == (1, "MC"), v.explanation
     # a first step that names the target decided something: the slip is the first error
-    v = SymbolicVerifier().verify(problem, "Step 1: The image distance v\n" + tail.replace("Step 3", "Step 2")
+    v = SymbolicVerifier(answer_overrules=False).verify(problem, "Step 1: The image distance v\n" + tail.replace("Step 3", "Step 2")
                                   .replace("Step 4", "Step 3"))
     assert (v.error_step, v.error_type) == (3, "CE"), v.explanation

@@ -254,6 +254,11 @@ What is checked, and the type of a failure:
   When that place lies after the last written step n, step n is blamed (so the paper's reward is
   n/(n+1), never 1.0, for a truncated solution whose steps are all right); `Verdict.details["missing"]`
   names the element. A solution that is complete but whose final answer is wrong is handled as above.
+- A reached answer outweighs a doubtful reading (`symbolic_outcome`, `verifier.symbolic_answer_overrules`, on by
+  default): when the numeric final answer is right (for multiple choice: the right letter and the right option's
+  value computed), a failure from a check that only reads the solution's notation (an unchecked step, a given's
+  words, a principle, target or relation in its own words and letters: `READING_CHECKS`) is overruled, the
+  verdict is no error and `details["overruled"]` keeps it; a stated number contradicting the problem stands.
 - Step number. The model's number of the failing step. When the numbering is not 1..n in order, the
   step's 1-based position is used instead (the reward counts positions).
 - Bounds: at most `MAX_STEPS` steps and `MAX_CLAUSES` clauses per step are checked, expressions are
@@ -305,6 +310,7 @@ from physr3.verify.symbolic_layouts import (
     stray_openings,
     symbol_value_remark,
 )
+from physr3.verify.symbolic_outcome import overrules, reaches_answer
 from physr3.verify.symbolic_relations import equation_continuations, writes_relation
 
 try:  # the registry is optional at import time (another module owns it)
@@ -331,23 +337,30 @@ class SymbolicVerifier:
 
     name = "symbolic"
 
-    def __init__(self, tolerances: Tolerances | None = None, unchecked: str | None = None):
-        if unchecked is None:  # the config's default: one home for it
-            from physr3.config import VerifierConfig
+    def __init__(self, tolerances: Tolerances | None = None, unchecked: str | None = None,
+                 answer_overrules: bool | None = None):
+        from physr3.config import VerifierConfig  # the config's defaults: one home for them
 
+        if unchecked is None:
             unchecked = VerifierConfig.symbolic_unchecked
+        if answer_overrules is None:
+            answer_overrules = VerifierConfig.symbolic_answer_overrules
         if unchecked not in UNCHECKED_POLICIES:
             raise ValueError(f"unchecked={unchecked!r}: expected one of {', '.join(UNCHECKED_POLICIES)}")
         self.tol = tolerances or Tolerances()
         self.unchecked = unchecked
+        self.answer_overrules = bool(answer_overrules)
         self._gt_cache: dict[str, GroundTruth] = {}
         self.counters = {"verified": 0, "parse_error": 0, "errors_found": 0}
 
     @classmethod
     def from_config(cls, cfg: Any = None, **kwargs: Any) -> SymbolicVerifier:
-        """Build from a full Config (`verifier.symbolic_unchecked`); tolerances are `Tolerances`' unless given."""
+        """Build from a full Config (`verifier.symbolic_unchecked`, `verifier.symbolic_answer_overrules`);
+        tolerances are `Tolerances`' unless given."""
         unchecked = cfg.verifier.symbolic_unchecked if cfg is not None else None
-        return cls(kwargs.get("tolerances"), kwargs.get("unchecked", unchecked))
+        overrules = cfg.verifier.symbolic_answer_overrules if cfg is not None else None
+        return cls(kwargs.get("tolerances"), kwargs.get("unchecked", unchecked),
+                   kwargs.get("answer_overrules", overrules))
 
     def report(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.counters.items())
@@ -540,6 +553,15 @@ class SymbolicVerifier:
         blamed = first_fail
         if first_fail.numeric and suspicious:
             blamed = self._root_cause(checker, first_fail, suspicious)
+        if self.answer_overrules and overrules(blamed.info.get("check")) and reaches_answer(
+                gt, self._final_check(checker, final_text(parsed, text))[0], steps, self.tol.final_rel):
+            # a right answer outweighs a doubtful reading of the author's notation (symbolic_outcome)
+            return Verdict(0, "none", f"The final answer is right, which overrules the one doubt found: step "
+                           f"{blamed.step} {blamed.explanation}", raw=raw,
+                           details={"suspicious": [f.step for f in suspicious],
+                                    "overruled": {"step": blamed.step, "type": blamed.error_type,
+                                                  "check": blamed.info.get("check")}},
+                           unchecked_steps=unchecked_numbers)
         explanation = f"Step {blamed.step} {blamed.explanation}"
         return Verdict(blamed.step, blamed.error_type, explanation, raw=raw,
                        details={"tag": blamed.info.get("tag"), "check": blamed.info.get("check"),
