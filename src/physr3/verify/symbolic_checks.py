@@ -17,7 +17,13 @@ from typing import Any
 
 from physr3 import quantity as mp
 from physr3.verify.symbolic_gt import GroundTruth, _literal_ulp
-from physr3.verify.symbolic_layouts import drop_unit_echo, indexed_names, own_constant, unit_read_letter
+from physr3.verify.symbolic_layouts import (
+    drop_unit_echo,
+    indexed_names,
+    own_constant,
+    own_given_name,
+    unit_read_letter,
+)
 
 
 @dataclass
@@ -325,6 +331,8 @@ class _Checker:
         letter = unit_read_letter(parts[0], lhs, [n for _, rs in segs for n in rs], self.dims)
         if lhs is None and tag == "given":
             letter = self.letter_with_word(parts[0])  # `mplate = 370 cm^2 (plate area)`: m indexed by "plate"
+            if letter is None and len(segs) == 1:  # `Fid = 58.1 N (net force)`: the solution's own name
+                letter = own_given_name(parts[0], segs[0][1][:1], self.names)
         elif tag == "given" and len(parts) == 2 and (named := _NAME_THEN_LETTER.fullmatch(parts[0])) and \
                 lhs is not None and lhs[0] == "mul" and not any(mp.variables(n) for _, rs in segs for n in rs[:1]):
             letter = mp.canonical_name(named.group(2))  # `emf E = 14 V`: a name, then the letter it is written as
@@ -699,7 +707,8 @@ class _Checker:
                  if mp.canonical_name(w) not in self.names and w not in after_number
                  and mp.canonical_name(w.lower()) not in self.names  # "(Lambda)": the letter's name spelled out
                  and w not in units]  # "mol" of "J/(mol*K)": the problem's units are no description
-        if words and words[0].lower() in _REMARK_OPENERS:
+        opener = next((w.lower() for w in words if w.lower() not in ("the", "this", "that")), "")
+        if opener in _REMARK_OPENERS:  # after an article too: "(in the given)" says where the value is from
             return None  # "(we use the usual value)": a remark on the value, not what it is
         # words that name a unit of the quantity's own kind ("number of moles" for 3.42 mol, "(in volts)")
         # say what it is measured in, not what it is: dropped, with a "number"/"amount" before them; other
@@ -1685,14 +1694,30 @@ class _Checker:
         if not letters or not re.search(r"[A-Za-z]{3}", _NAME_RE.sub(lambda m: " " if m.group(0) in letters
                                                                      else m.group(0), words)):
             return False
+        said = {_stem_syn(w) for w in _stems(" ".join(w for w in _NAME_RE.findall(words) if w not in letters))
+                - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
         meant = self.described(plain)
-        if meant is None or (meant not in self.gt.givens and meant != self.gt.target):
+        if meant is None:  # "wavelength (λ)" beside "wavelength in vacuum" and "... in the medium": no one best
+            return any(self.named_as(q, said, letters, units) for q in self.covering(said))
+        if meant not in self.gt.givens and meant != self.gt.target:
             return False
+        return self.named_as(meant, said, letters, units)
+
+    def covering(self, said: set[str]) -> list[str]:
+        """The givens and the target whose description holds every content word of a naming (`said`, stems read
+        through `_STEM_SYNONYMS`): "wavelength" names a wavelength of the problem even when the problem has two
+        (session 11), so the naming is judged against each; an empty naming covers nothing."""
+        if not said:
+            return []
+        return [q for q in list(self.gt.givens) + [self.gt.target]
+                if said <= {_stem_syn(w) for w in _stems(self.gt.descriptions.get(q, ""))}]
+
+    def named_as(self, meant: str, said: set[str], letters: list[str], units: list[tuple[str, str]]) -> bool:
+        """Whether a value-less naming (`named_with_words`) with content words `said`, letters and written units
+        fits the quantity `meant`: no word of another quantity only, no letter or unit of another kind."""
         # no word may belong only to another quantity of the problem ("angle of the cliff" for the launch
         # angle beside the cliff's height, "initial air speed" for the launch speed beside the initial
         # vertical velocity, "acceleration of the pendulum" for the lift's): those say something else
-        said = {_stem_syn(w) for w in _stems(" ".join(w for w in _NAME_RE.findall(words) if w not in letters))
-                - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
         own = {_stem_syn(w) for w in _stems(self.gt.descriptions.get(meant, ""))}
         others = {_stem_syn(w) for s, d in self.gt.descriptions.items() if s != meant for w in _stems(d)}
         if (said - own) & others:

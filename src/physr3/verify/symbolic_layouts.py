@@ -78,6 +78,18 @@ analysis/round7_misses_session9_verifier.md named; one sentence each:
 - `_NAME_THEN_LETTER` (in `_Checker.check_clause`): a given's left side "name letter" (`emf E = 14 V`) is
   the letter, the name a heading (A2).
 
+Session eleven, from the early misses on model-written rows of all ten tuning sets (issue #12), grouped by the
+reader that misfired; one sentence each:
+
+- `own_given_name(...)`: a given's left side that reads as no symbol and no known name (`Fid`, `dλ`,
+  `<acoustic_power>`, `wavelength (wavelength)`), equated to one value, is the solution's own letter, and the line
+  is judged as a given under it (value, unit, words) instead of left unread.
+- `_Checker.covering`: a value-less naming whose content words all lie in the descriptions of several givens or
+  the target (`wavelength (λ)` beside the wavelength in vacuum and in the medium) names a quantity of the problem
+  although `described` finds no single best one; the letter and unit kind checks run against each.
+- `_Checker.meaning_words`: a remark whose first word after an article says where the value comes from (`(in the
+  given)`, "the given direction") is a remark on the value, not another meaning (`_REMARK_OPENERS`).
+
 Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both use these readers.
 """
 
@@ -316,3 +328,19 @@ def lines_below_steps(text: str, steps: Sequence[Any], take: Callable[[Any], boo
         if lines:
             out[k] = lines
     return out
+
+
+_OWN_NAME = re.compile(r"\s*<?\s*([A-Za-zα-ωΑ-Ω][A-Za-z0-9_α-ωΑ-Ω']{0,23})\s*>?\s*(?:\(\s*[A-Za-z]{3}[\w ]{0,40}\))?\s*")
+
+
+def own_given_name(lhs_text: str, values: Sequence[tuple], names: Mapping[str, str]) -> str | None:
+    """The left side of a given's statement that reads as no symbol (`Fid`, `dλ`, `<acoustic_power>`,
+    `wavelength (wavelength)`), equated to values only: the solution's own name for the value, one new letter, so
+    that the line is judged as a given (its value and words) instead of left unread (session 11); else None. The
+    angle brackets of a tag-like name and one remark in words after it are no part of the name; a name with a
+    letter in brackets (`Voltage (V)`) and a known symbol in angle brackets (`<g>`, not a name of its own) are
+    left as they were."""
+    m = _OWN_NAME.fullmatch(lhs_text or "")
+    if m is None or not values or any(mp.variables(n) for n in values) or mp.canonical_name(m.group(1)) in names:
+        return None
+    return m.group(1)
