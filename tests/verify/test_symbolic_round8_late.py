@@ -1,8 +1,9 @@
 """The symbolic verifier's given-step checks of session 11, from the late misses on model-written solutions of the ten
 tuning sets (round-8 classes B24 and B26 of analysis/round8_misses_session10_verifier.md, and the same causes in
-test, level 1 and round 3): a mass called a weight, and a given restated under its own letter with words dropped or
-added, or as one statement of a line of several. Each test writes the <given> section of a generated problem's
-ground-truth solution (seed 0) the way the small model wrote it; each has a near miss that must pass.
+test, level 1 and rounds 3 and 7): a mass called a weight; a given restated under its own letter with words dropped
+or added, or as one statement of a line of several; a value restated under a new letter written "X (words): value".
+Each test writes the <given> section of a generated problem's ground-truth solution (seed 0) the way the small model
+wrote it; each has a near miss that must pass.
 
 Values (seed 0): atwood_tension m1 = 7.31 kg, m2 = 3.69 kg; spring_mass_max_speed m = 1.4 kg, d = 15.3 cm, A = 7.9 cm;
 photon_radiation_force P = 4.9 W, lam = 406 nm, Rf = 0.68; accelerated_ion_radius m = 21.8 u, V = 17 kV, B = 0.11 T;
@@ -82,3 +83,14 @@ def test_a_line_of_several_with_new_givens_passes(verifier: SymbolicVerifier) ->
     blamed = blamed_with_givens(verifier, "closed_pipe_overtone_temperature", ["v0 = 331 m/s", "L = 92.0 cm",
                                                                                "T0 = 273 K, T = 291 K"])
     assert blamed[0] == 0  # the whole solution passes
+
+
+def test_a_value_restated_under_a_new_letter_with_words_in_parentheses_is_a_repeat(verifier: SymbolicVerifier) -> None:
+    givens = ["T (air temperature): 291 K", "V (speed of sound): 331 m/s", "L (length): 92.0 cm",
+              "V0 (speed of sound): 331 m/s", "T0 = 273 K"]
+    assert blamed_with_givens(verifier, "closed_pipe_overtone_temperature", givens) == (4, "MC", "given_relabelled")
+
+
+def test_letters_with_words_in_parentheses_stated_once_pass(verifier: SymbolicVerifier) -> None:
+    givens = ["T (air temperature): 291 K", "V (speed of sound): 331 m/s", "L (length): 92.0 cm", "T0 = 273 K"]
+    assert blamed_with_givens(verifier, "closed_pipe_overtone_temperature", givens)[0] == 0

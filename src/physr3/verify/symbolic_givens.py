@@ -67,8 +67,9 @@ analysis/round7_misses_session9_verifier.md, and the same causes in round 4):
 
 Session eleven, from the late misses on model-written solutions of all ten tuning sets (round-8 class B24 of
 analysis/round8_misses_session10_verifier.md and the same cause in test, level 1 and rounds 3 and 7):
-- a heading before the letter ("Wavelength: λ = 492 nm", "Resistor R = 16 ohm") is read as the statement's words
-  (`read_statement`), so every check of a statement reaches such lines;
+- a heading before the letter ("Wavelength: λ = 492 nm", "Resistor R = 16 ohm"), and words in parentheses between
+  the letter and its value ("V (speed of sound): 331 m/s"), are read as the statement's words (`read_statement`), so
+  every check of a statement reaches such lines;
 - the same letter with the same value, written again with words dropped or added where either line has none
   (`λ = 492 nm` after `Wavelength: λ = 492 nm`, `C = 299 uF (in Farads)` after `C = 299 uF`), is a first repeat,
   MC (`repeat`), and so is one statement of a line of several that an earlier given stated under the same letter
@@ -95,6 +96,9 @@ _LETTER_FIRST = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*[=:]\s*(?P<num>{_NUMBER})
 # "The acceleration of the lift (g) is 3.4 m/s^2.", "Mass (m) = 2 kg", "Mass (m): 2 kg"
 _WORDS_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\(\s*(?P<sym>{_SYMBOL})\s*\)\s*"
                            rf"(?:=|:|is|equals)\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
+# "V (speed of sound): 331 m/s", "T (temperature) = 273 K" (session 11): the letter, its words, then its value
+_LETTER_WORDS = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*\(\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\)\s*[=:]\s*"
+                           rf"(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
 # "Wavelength: λ = 492 nm", "Resistor R = 16 ohm" (session 11): a heading, then the letter and its value
 _HEADING_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)(?:\s*:\s*|\s+)(?P<sym>{_SYMBOL})\s*=\s*"
                              rf"(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
@@ -160,9 +164,10 @@ def _unit_info(unit: str) -> tuple[str, float, mp.Dim | None]:
 
 def read_statement(text: str) -> Statement | None:
     """The one value a given line states, with its letter: "X = 2 kg (remark)", "words (X) is 2 kg", "Words: X
-    = 2 kg", or a bare "2 kg"; None for anything else (several values, prose, an expression)."""
+    = 2 kg", "X (words): 2 kg", or a bare "2 kg"; None for anything else (several values, prose, an expression)."""
     line = _TAGS.sub(" ", text).strip()
-    m = _WORDS_LETTER.match(line) or _LETTER_FIRST.match(line) or _HEADING_LETTER.match(line) or _BARE.match(line)
+    m = _WORDS_LETTER.match(line) or _LETTER_FIRST.match(line) or _HEADING_LETTER.match(line) or \
+        _LETTER_WORDS.match(line) or _BARE.match(line)
     if m is None:
         return None
     rest = m.groupdict().get("rest") or ""
