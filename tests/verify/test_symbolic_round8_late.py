@@ -94,3 +94,11 @@ def test_a_value_restated_under_a_new_letter_with_words_in_parentheses_is_a_repe
 def test_letters_with_words_in_parentheses_stated_once_pass(verifier: SymbolicVerifier) -> None:
     givens = ["T (air temperature): 291 K", "V (speed of sound): 331 m/s", "L (length): 92.0 cm", "T0 = 273 K"]
     assert blamed_with_givens(verifier, "closed_pipe_overtone_temperature", givens)[0] == 0
+
+
+def test_a_fraction_the_problem_writes_is_not_its_numerator(verifier: SymbolicVerifier) -> None:
+    # "(gamma = 5/3)" in the problem defines gamma as 5/3, so a heading line reading it in decimals is right
+    givens = ["n = 2.5 mol (amount of gas)", "T1 = 276 K (initial temperature)", "r = 3.2 (compression ratio V1/V2)",
+              "Q = 4300 J (heat supplied at constant volume)", "Adiabatic index gamma = 1.66667",
+              "R = 8.314 J/(mol*K)"]
+    assert blamed_with_givens(verifier, "adiabatic_then_isochoric_monatomic", givens)[0] == 0

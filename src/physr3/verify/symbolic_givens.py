@@ -224,6 +224,8 @@ class GivenStatements:
         out: dict[str, Statement] = {}
         for m in _DEFINED.finditer(question):
             unit, factor, dim = _unit_info(m.group("unit"))
+            if not unit and re.match(r"\s*/\s*\d", question[m.end():]):
+                continue  # "gamma = 5/3": a fraction, whose value is not its numerator
             if _is_float(m.group("num")):
                 number = float(m.group("num"))
                 out.setdefault(m.group("sym"), Statement(m.group("sym"), number, unit, number * factor, dim, m.group(0)))
