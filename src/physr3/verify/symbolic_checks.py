@@ -2109,7 +2109,9 @@ _KIND_NOUNS = tuple(sorted((
     ("height", "m"), ("wavelength", "m"), ("radius", "m"), ("diameter", "m"), ("thickness", "m"), ("time", "s"),
     ("period", "s"), ("frequency", "1/s"), ("force", "N"), ("tension", "N"), ("charge", "C"), ("voltage", "V"),
     ("current", "A"), ("resistance", "ohm"), ("capacitance", "F"), ("pressure", "Pa"), ("volume", "m^3"),
-    ("area", "m^2"), ("momentum", "kg*m/s")), key=lambda kv: -len(kv[0])))
+    ("area", "m^2"), ("momentum", "kg*m/s"),
+    # a weight is a force (session 11); the chemists' molecular/atomic weight is a molar or particle mass
+    ("weight", "N"), ("molecular weight", "kg/mol"), ("atomic weight", "kg/mol")), key=lambda kv: -len(kv[0])))
 # a word after the noun that makes it another kind ("energy per photon", "charge density", "time constant")
 _KIND_CHANGERS = frozenset("per density rate flux constant coefficient ratio factor number level gradient flow "
                            "function loss gain index fraction".split())

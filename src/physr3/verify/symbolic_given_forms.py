@@ -50,9 +50,11 @@ def values(line: str, number: str, unit: str, unit_info) -> list[tuple[float, mp
 
 def words_added(text: str, first: str) -> bool:
     """`lens focal length (f): 22 cm` after `focal length (f): 22 cm` (both already known to state one letter
-    and one value): the words of one hold all the words of the other, and more (not other words)."""
+    and one value): the words of one hold all the words of the other (not other words). Since session 11 the
+    words of either may be none (`λ = 492 nm` after `Wavelength: λ = 492 nm`, `C = 299 uF (in Farads)` after
+    `C = 299 uF`): one letter with one value, written again with words dropped or added, restates it."""
     words = [set(re.findall(r"[a-z]{2,}", re.sub(r"\s+", " ", x).lower())) for x in (text, first)]
-    return bool(words[0]) and bool(words[1]) and words[0] != words[1] and (words[0] <= words[1] or words[1] <= words[0])
+    return words[0] <= words[1] or words[1] <= words[0]
 
 
 def remark_head(remark: str) -> tuple[str, mp.Dim] | None:

@@ -64,6 +64,16 @@ analysis/round7_misses_session9_verifier.md, and the same causes in round 4):
   is MC (`counted_other`, B11);
 - a given's letter that is itself a unit symbol, no symbol of the problem, called by the name of a unit of its
   kind (`K (kelvin) = 293 K`), sets a unit equal to a value and is MC (`unit_letter`, B23).
+
+Session eleven, from the late misses on model-written solutions of all ten tuning sets (round-8 class B24 of
+analysis/round8_misses_session10_verifier.md and the same cause in test, level 1 and rounds 3 and 7):
+- a heading before the letter ("Wavelength: λ = 492 nm", "Resistor R = 16 ohm"), and words in parentheses between
+  the letter and its value ("V (speed of sound): 331 m/s"), are read as the statement's words (`read_statement`), so
+  every check of a statement reaches such lines;
+- the same letter with the same value, written again with words dropped or added where either line has none
+  (`λ = 492 nm` after `Wavelength: λ = 492 nm`, `C = 299 uF (in Farads)` after `C = 299 uF`), is a first repeat,
+  MC (`repeat`), and so is one statement of a line of several that an earlier given stated under the same letter
+  (`v = 16 kV, R = 1.4 T` after `m = 8.68 u, q = 2e, v = 16 kV, R = 1.4 T`, `part_repeat`).
 """
 
 from __future__ import annotations
@@ -86,6 +96,12 @@ _LETTER_FIRST = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*[=:]\s*(?P<num>{_NUMBER})
 # "The acceleration of the lift (g) is 3.4 m/s^2.", "Mass (m) = 2 kg", "Mass (m): 2 kg"
 _WORDS_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\(\s*(?P<sym>{_SYMBOL})\s*\)\s*"
                            rf"(?:=|:|is|equals)\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
+# "V (speed of sound): 331 m/s", "T (temperature) = 273 K" (session 11): the letter, its words, then its value
+_LETTER_WORDS = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*\(\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)\s*\)\s*[=:]\s*"
+                           rf"(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
+# "Wavelength: λ = 492 nm", "Resistor R = 16 ohm" (session 11): a heading, then the letter and its value
+_HEADING_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)(?:\s*:\s*|\s+)(?P<sym>{_SYMBOL})\s*=\s*"
+                             rf"(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
 # "K (kelvin) = 293 K", "eV = 310 nm (...)": a letter, perhaps called by a name, then one value
 _UNIT_LETTER = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*(?:\(\s*(?P<name>[A-Za-z]{{4,}})\s*\))?\s*[=:]\s*(?P<num>{_NUMBER})"
                           rf"\s*(?P<unit>{_UNIT})")
@@ -147,10 +163,11 @@ def _unit_info(unit: str) -> tuple[str, float, mp.Dim | None]:
 
 
 def read_statement(text: str) -> Statement | None:
-    """The one value a given line states, with its letter: "X = 2 kg (remark)", "words (X) is 2 kg", or a
-    bare "2 kg"; None for anything else (several values, prose, an expression)."""
+    """The one value a given line states, with its letter: "X = 2 kg (remark)", "words (X) is 2 kg", "Words: X
+    = 2 kg", "X (words): 2 kg", or a bare "2 kg"; None for anything else (several values, prose, an expression)."""
     line = _TAGS.sub(" ", text).strip()
-    m = _WORDS_LETTER.match(line) or _LETTER_FIRST.match(line) or _BARE.match(line)
+    m = _WORDS_LETTER.match(line) or _LETTER_FIRST.match(line) or _HEADING_LETTER.match(line) or \
+        _LETTER_WORDS.match(line) or _BARE.match(line)
     if m is None:
         return None
     rest = m.groupdict().get("rest") or ""
@@ -207,6 +224,8 @@ class GivenStatements:
         out: dict[str, Statement] = {}
         for m in _DEFINED.finditer(question):
             unit, factor, dim = _unit_info(m.group("unit"))
+            if not unit and re.match(r"\s*/\s*\d", question[m.end():]):
+                continue  # "gamma = 5/3": a fraction, whose value is not its numerator
             if _is_float(m.group("num")):
                 number = float(m.group("num"))
                 out.setdefault(m.group("sym"), Statement(m.group("sym"), number, unit, number * factor, dim, m.group(0)))
@@ -530,7 +549,9 @@ class GivenStatements:
         another kind and this one a letter of its kind, neither the problem's symbol (`V = 301 K`, then
         `T = 301 K`), the earlier one is the error (the older labels accept `v = 41.2 cm` before the
         problem's own `r = 41.2 cm`). The same letter with words added (`lens focal length (f): 22 cm`
-        after `focal length (f): 22 cm`) is as much a repeat (session 9). A restatement under another letter
+        after `focal length (f): 22 cm`) is as much a repeat (session 9), and so, since session 11, is the same
+        letter with words dropped or added where either line has none (`λ = 492 nm` after `Wavelength: λ =
+        492 nm`, `C = 299 uF (in Farads)` after `C = 299 uF`). A restatement under another letter
         or with other words is not judged here: the older labels read `v0 = 15 m/s` after `v = 15 m/s`
         as a relabelling (see the History of benchmarks/data/real_solutions/README.md)."""
         same = self._repeats(s, [e for _, e in self.seen])
@@ -543,10 +564,10 @@ class GivenStatements:
             return Finding(0, "fail", "MC", f"writes {first.text[:40]}, a value of another kind than {first.letter} "
                            f"names (the solution then writes {s.text[:40]}).",
                            info={"check": "given_letter_kind", "symbol": first.letter, "step_index": index})
-        if _plain(s.text) != _plain(first.text) and not (s.letter == first.letter and _has_words(s) and
-                                                         _has_words(first) and forms.words_added(s.text, first.text)):
+        if _plain(s.text) != _plain(first.text) and not (s.letter is not None and s.letter == first.letter and
+                                                         forms.words_added(s.text, first.text)):
             return None
-        how = "word for word" if _plain(s.text) == _plain(first.text) else "with words added"
+        how = "word for word" if _plain(s.text) == _plain(first.text) else "with other words around it"
         return Finding(0, "fail", "MC", f"states {s.text[:40]} again, {how}: the givens are repeated, "
                        f"not used.", info={"check": "given_repeat", "symbol": s.letter})
 
@@ -583,11 +604,23 @@ class GivenStatements:
         if len(parts) < 2:
             return None
         for p in parts:
-            finding = self.two_values(p) or self.letter_elsewhere(p) or self.relabelled(p) or self.product_letter(p)
+            finding = self.two_values(p) or self.letter_elsewhere(p) or self.relabelled(p) or \
+                self.product_letter(p) or self.part_repeat(p)
             if finding is not None:
                 return finding
         self.parts += parts
         return None
+
+    def part_repeat(self, p: Statement) -> Finding | None:
+        """`v = 16 kV, R = 1.4 T` after `m = 8.68 u, q = 2e, v = 16 kV, R = 1.4 T`; `T = 273 K, k = 331 m/s` after
+        `k = 331 m/s` (session 11, R1): a statement of a line of several that an earlier given stated under the
+        same letter and value, more often than the problem writes the value, is MC at the first repeat (the
+        `repeat` rule for one statement of a line)."""
+        same = [e for e in self._repeats(p, [e for _, e in self.seen] + self.parts) if e.letter == p.letter]
+        if not p.letter or not same:
+            return None
+        return Finding(0, "fail", "MC", f"states {p.letter} = {p.number:g} {p.unit} again after {same[0].text[:40]}: "
+                       f"the givens are repeated, not used.", info={"check": "given_repeat", "symbol": p.letter})
 
     def expression_symbol(self, s: Statement) -> Finding | None:
         """`h = 6.63e-34 J*s (h/c)`: a remark after the value that is a product or quotient of the problem's
