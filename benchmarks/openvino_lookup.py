@@ -25,8 +25,8 @@ its prefill). Two pipelines (plain, prompt lookup; the `kKnN` settings share the
 request), one warm-up call per pipeline and batch, then `--reps` rounds in which every setting runs once, each
 round starting at the next setting (rotation), so load drift hits them alike.
 
-One JSON line per shape, batch and setting: median tokens/s, the median over rounds of the ratio to `plain` in
-the same round, main-model steps per call (from the pipeline's perf metrics), and for the lookup settings the
+One JSON line per shape, batch and setting: median tokens/s, tokens per CPU second of the process (less moved by
+other jobs on a shared machine than wall time), the medians over rounds of both ratios to `plain` in the same round, main-model steps per call (from the pipeline's perf metrics), and for the lookup settings the
 acceptance rate (accepted candidates / candidates found; replayed from the output ids with the pipeline's own
 candidate search, `lookup_stats`), tokens per request per step, and how many sequences equal plain's (greedy:
 also on the first 64 tokens).
@@ -150,21 +150,22 @@ def main() -> None:
             prompts = shape_prompts(engine, shape, batch, pool)
             inputs = [ov.Tensor(np.asarray([p], dtype=np.int64)) for p in prompts]
             warm = [ov.Tensor(np.asarray([p], dtype=np.int64)) for p in shape_prompts(engine, "solve", batch, pool)]
-            for name, setting in settings.items():  # kernels are compiled per shape on first use
+            for setting in settings.values():  # kernels are compiled per shape on first use
                 pipes[setting is not None].generate(warm, configs(setting, SamplingParams(max_new_tokens=8), batch))
-            rows = {name: {"tok_s": [], "steps": [], "ids": None} for name in settings}
+            rows = {name: {"tok_s": [], "tok_cpu_s": [], "steps": [], "ids": None} for name in settings}
             names = list(settings)
             for rep in range(args.reps):
                 for name in names[rep % len(names):] + names[: rep % len(names)]:
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     results = pipes[settings[name] is not None].generate(inputs, configs(settings[name], params, batch))
-                    seconds = time.perf_counter() - start
+                    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
                     ids = [[int(t) for t in r.m_generation_ids[0]] for r in results]
                     rows[name]["tok_s"].append(sum(map(len, ids)) / seconds)
+                    rows[name]["tok_cpu_s"].append(sum(map(len, ids)) / cpu)
                     rows[name]["steps"].append(len(results[0].perf_metrics.raw_metrics.token_infer_durations))
                     rows[name]["ids"] = ids
                     print(f"{shape} b{batch} round {rep} {name}: {rows[name]['tok_s'][-1]:.1f} tok/s, "
-                          f"load average {os.getloadavg()[0]:.2f}", flush=True)
+                          f"{rows[name]['tok_cpu_s'][-1]:.1f} per CPU s, load average {os.getloadavg()[0]:.2f}", flush=True)
             report(shape, batch, prompts, rows, settings, params, args)
 
 
@@ -174,12 +175,14 @@ def report(shape: str, batch: int, prompts: list, rows: dict, settings: dict, pa
     for name, row in rows.items():
         out = {"shape": shape, "batch": batch, "setting": name, "tok_s_median": round(statistics.median(row["tok_s"]), 1),
                "tok_s_min": round(min(row["tok_s"]), 1), "tok_s_max": round(max(row["tok_s"]), 1),
+               "tok_cpu_s_median": round(statistics.median(row["tok_cpu_s"]), 1),
                "steps_median": statistics.median(row["steps"]),
                "tokens": sum(map(len, row["ids"])), "threads": args.threads,
                "temperature": params.temperature, "load_avg": round(os.getloadavg()[0], 2)}
         if plain is not None:
-            out["ratio_to_plain_median"] = round(statistics.median(
-                [a / b for a, b in zip(row["tok_s"], plain["tok_s"], strict=True)]), 3)
+            for key in ("tok_s", "tok_cpu_s"):
+                out[f"{key}_ratio_to_plain"] = round(statistics.median(
+                    [a / b for a, b in zip(row[key], plain[key], strict=True)]), 3)
             out["same_ids_as_plain"] = sum(a == b for a, b in zip(row["ids"], plain["ids"], strict=True))
             if params.temperature == 0:
                 out["first64_same_as_plain"] = sum(a[:64] == b[:64] for a, b in zip(row["ids"], plain["ids"], strict=True))
