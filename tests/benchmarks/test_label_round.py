@@ -156,6 +156,16 @@ def test_round8_keeps_both_teams_labels() -> None:
                                                   "ground-truth-reworded": 16}
 
 
+def test_round9_keeps_both_teams_labels() -> None:
+    """Round 9 carries a second independent team's labels too; the teams' first-error agreement the data folder's
+    README reports (148/150) is what the file holds, and its sources are the ones the README lists."""
+    rows = tool.read(SETS / "round9_test.jsonl")
+    assert len(rows) == 150 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
+    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 148
+    assert Counter(r["source"] for r in rows) == {"demo-ours-T0.7": 69, "demo-sft-T0.7": 65,
+                                                  "ground-truth-reworded": 16}
+
+
 def test_the_correct_set_holds_only_solutions_both_annotators_found_correct() -> None:
     """`correct_reworded.jsonl` is the false-alarm check: 40 reworded ground truths (20 light, 20 free rewordings),
     each labelled "none" by both of its blind annotators, each on a different problem."""
