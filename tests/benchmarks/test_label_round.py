@@ -138,32 +138,20 @@ def test_a_second_team_is_added_to_a_finished_set_and_scored(tmp_path, capsys) -
     assert "has no 'second_team' label" in capsys.readouterr().err
 
 
-def test_round7_keeps_both_teams_labels() -> None:
-    """Round 7 was labelled by two independent teams; the second team's labels stay in the set (second_team), and
-    the agreement the data folder's README reports (150/158 on the first-error step) is what the file holds."""
-    rows = tool.read(SETS / "round7_test.jsonl")
-    assert len(rows) == 158 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
-    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 150
-
-
-def test_round8_keeps_both_teams_labels() -> None:
-    """Round 8, like round 7, carries a second independent team's labels; the teams' first-error agreement the data
-    folder's README reports (152/156) is what the file holds, and its sources are the ones the README lists."""
-    rows = tool.read(SETS / "round8_test.jsonl")
-    assert len(rows) == 156 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
-    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 152
-    assert Counter(r["source"] for r in rows) == {"demo-ours-greedy": 76, "demo-sft-T0.7": 64,
-                                                  "ground-truth-reworded": 16}
-
-
-def test_round9_keeps_both_teams_labels() -> None:
-    """Round 9 carries a second independent team's labels too; the teams' first-error agreement the data folder's
-    README reports (148/150) is what the file holds, and its sources are the ones the README lists."""
-    rows = tool.read(SETS / "round9_test.jsonl")
-    assert len(rows) == 150 and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
-    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == 148
-    assert Counter(r["source"] for r in rows) == {"demo-ours-T0.7": 69, "demo-sft-T0.7": 65,
-                                                  "ground-truth-reworded": 16}
+@pytest.mark.parametrize("name, n, agreed, sources", [
+    ("round7", 158, 150, None),
+    ("round8", 156, 152, {"demo-ours-greedy": 76, "demo-sft-T0.7": 64, "ground-truth-reworded": 16}),
+    ("round9", 150, 148, {"demo-ours-T0.7": 69, "demo-sft-T0.7": 65, "ground-truth-reworded": 16}),
+])
+def test_a_two_team_round_keeps_both_teams_labels(name, n, agreed, sources) -> None:
+    """Rounds 7 to 9 were labelled by two independent teams; the second team's labels stay in the set
+    (second_team), the teams' first-error agreement the data folder's README reports is what the file holds, and
+    the sources are the ones it lists."""
+    rows = tool.read(SETS / f"{name}_test.jsonl")
+    assert len(rows) == n and all(r["second_team"]["how"] in ("agreed", "adjudicated") for r in rows)
+    assert sum(r["label_error_step"] == r["second_team"]["error_step"] for r in rows) == agreed
+    if sources is not None:
+        assert Counter(r["source"] for r in rows) == sources
 
 
 def test_the_correct_set_holds_only_solutions_both_annotators_found_correct() -> None:
