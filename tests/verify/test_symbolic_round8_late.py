@@ -45,19 +45,23 @@ def test_the_mass_of_the_block_passes(verifier: SymbolicVerifier) -> None:
     assert blamed[0] != 1
 
 
-# B24: a given restated under its own letter
-
-
-def test_the_same_letter_and_value_with_its_heading_dropped_is_a_repeat(verifier: SymbolicVerifier) -> None:
-    blamed = blamed_with_givens(verifier, "photon_radiation_force", ["Power: P = 4.9 W", "Wavelength: λ = 406 nm",
-                                                                     "Fraction: Rf = 0.68", "λ = 406 nm"])
-    assert blamed == (4, "MC", "given_repeat")
-
-
-def test_the_same_letter_and_value_with_a_remark_added_is_a_repeat(verifier: SymbolicVerifier) -> None:
-    blamed = blamed_with_givens(verifier, "photon_radiation_force", ["P = 4.9 W", "lam = 406 nm",
-                                                                     "lam = 406 nm (in metres)", "Rf = 0.68"])
-    assert blamed == (3, "MC", "given_repeat")
+# B24: a given stated again (the same letter and value with words dropped or added, one statement of a line of
+# several, or the value under a new letter with words in parentheses) (`blamed_with_givens` -> position, type, check)
+@pytest.mark.parametrize("family, givens, blamed", [
+    ("photon_radiation_force", ["Power: P = 4.9 W", "Wavelength: λ = 406 nm", "Fraction: Rf = 0.68", "λ = 406 nm"],
+     (4, "MC", "given_repeat")),  # its heading dropped
+    ("photon_radiation_force", ["P = 4.9 W", "lam = 406 nm", "lam = 406 nm (in metres)", "Rf = 0.68"],
+     (3, "MC", "given_repeat")),  # a remark added
+    ("accelerated_ion_radius", ["m = 21.8 u, q = 2e, V = 17 kV, B = 0.11 T", "V = 17 kV, B = 0.11 T"],
+     (2, "MC", "given_repeat")),  # part of a line of several stated again
+    ("closed_pipe_overtone_temperature", ["v0 = 331 m/s", "L = 92.0 cm", "T0 = 273 K, v0 = 331 m/s", "T = 291 K"],
+     (3, "MC", "given_repeat")),  # a line of several restating an earlier given
+    ("closed_pipe_overtone_temperature", ["T (air temperature): 291 K", "V (speed of sound): 331 m/s",
+                                          "L (length): 92.0 cm", "V0 (speed of sound): 331 m/s", "T0 = 273 K"],
+     (4, "MC", "given_relabelled")),  # the value under a new letter, words in parentheses
+])
+def test_a_given_stated_again_is_a_repeat(verifier: SymbolicVerifier, family, givens, blamed) -> None:
+    assert blamed_with_givens(verifier, family, givens) == blamed
 
 
 def test_a_heading_letter_line_stated_once_passes(verifier: SymbolicVerifier) -> None:
@@ -66,29 +70,10 @@ def test_a_heading_letter_line_stated_once_passes(verifier: SymbolicVerifier) ->
     assert blamed[0] == 0  # the whole solution passes
 
 
-def test_part_of_a_line_of_several_stated_again_is_a_repeat(verifier: SymbolicVerifier) -> None:
-    blamed = blamed_with_givens(verifier, "accelerated_ion_radius", ["m = 21.8 u, q = 2e, V = 17 kV, B = 0.11 T",
-                                                                     "V = 17 kV, B = 0.11 T"])
-    assert blamed == (2, "MC", "given_repeat")
-
-
-def test_a_line_of_several_restating_an_earlier_given_is_a_repeat(verifier: SymbolicVerifier) -> None:
-    blamed = blamed_with_givens(verifier, "closed_pipe_overtone_temperature", ["v0 = 331 m/s", "L = 92.0 cm",
-                                                                               "T0 = 273 K, v0 = 331 m/s",
-                                                                               "T = 291 K"])
-    assert blamed == (3, "MC", "given_repeat")
-
-
 def test_a_line_of_several_with_new_givens_passes(verifier: SymbolicVerifier) -> None:
     blamed = blamed_with_givens(verifier, "closed_pipe_overtone_temperature", ["v0 = 331 m/s", "L = 92.0 cm",
                                                                                "T0 = 273 K, T = 291 K"])
     assert blamed[0] == 0  # the whole solution passes
-
-
-def test_a_value_restated_under_a_new_letter_with_words_in_parentheses_is_a_repeat(verifier: SymbolicVerifier) -> None:
-    givens = ["T (air temperature): 291 K", "V (speed of sound): 331 m/s", "L (length): 92.0 cm",
-              "V0 (speed of sound): 331 m/s", "T0 = 273 K"]
-    assert blamed_with_givens(verifier, "closed_pipe_overtone_temperature", givens) == (4, "MC", "given_relabelled")
 
 
 def test_letters_with_words_in_parentheses_stated_once_pass(verifier: SymbolicVerifier) -> None:
