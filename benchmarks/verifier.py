@@ -102,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--judge-prompts", metavar="OUT.jsonl",
                         help="write the LLM judge's request for each --real item ({id, n_steps, messages}; no "
                              "labels) and exit")
+    parser.add_argument("--judge-step-numbers", default=VerifierConfig.judge_step_numbers,
+                        choices=("position", "as_written"),
+                        help="verifier.judge_step_numbers for --judge-prompts (rounds 3 to 10 were judged as_written)")
     parser.add_argument("--judge-replies", metavar="FILE.jsonl",
                         help="score a judge's raw replies ({id, reply} lines, one per --real item) in the real "
                              "report instead of the symbolic verifier")
@@ -120,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.judge_prompts:
-            write_judge_prompts(args.judge_prompts, args.real)
+            write_judge_prompts(args.judge_prompts, args.real, args.judge_step_numbers)
             return 0
         if args.n is None:  # a judge's replies answer the real set only, unless the injected set is asked for
             args.n = 0 if args.judge_replies else 1200
@@ -423,7 +426,7 @@ def score_reply(judge, reply: str, solution: str):
     return verdict
 
 
-def write_judge_prompts(out: str, real_path: str) -> int:
+def write_judge_prompts(out: str, real_path: str, step_numbers: str = "position") -> int:
     """One line per item of `real_path`: {"id", "n_steps", "messages"}, the judge's exact request and the
     step count its reply is checked against; nothing of the labels."""
     from physr3.problems import check_output_path
@@ -432,6 +435,7 @@ def write_judge_prompts(out: str, real_path: str) -> int:
 
     items = read_items(real_path, need_ground_truth=True, limit=None)
     judge = offline_judge("prompts-only", VerifierConfig.on_step_out_of_range)
+    judge.cfg.judge_step_numbers = step_numbers
     check_output_path(Path(out))
     with open(out, "w", encoding="utf-8") as f:
         for problem, solution, _ in items:

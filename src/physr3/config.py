@@ -326,6 +326,11 @@ class VerifierConfig(Checked):
                                 ("min_reward", "skip"))
     on_step_out_of_range: str = opt("clamp", "A verdict step outside 0..n: clamp | reject | keep_counted.",
                                     ("clamp", "reject", "keep_counted"))
+    judge_step_numbers: str = opt(
+        "position", "LLM judge: position renumbers a solution's `Step k:` labels to 1..n in the request when the "
+        "written numbers are not already 1..n in order (restarted or repeated by the model), so the judge's step is "
+        "the position the reward counts; as_written sends the solution verbatim (the paper).",
+        ("position", "as_written"))
     symbolic_unchecked: str = opt(
         "pass", "Symbolic verifier: a step no check can judge (free prose, a symbol never defined; listed in the "
         "verdict's unchecked_steps) counts as correct (pass) or as the first error (error, typed by its section). "

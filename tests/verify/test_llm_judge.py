@@ -16,7 +16,7 @@ from physr3.llm.serve import EngineResponder, OpenAIServer
 from physr3.problems import Problem
 from physr3.reward import step_reward
 from physr3.solution import render_solution
-from physr3.verify.llm_judge import VERIFIER_PROMPT, LLMJudge, build_prompt
+from physr3.verify.llm_judge import VERIFIER_PROMPT, LLMJudge, build_prompt, numbered_by_position
 from physr3.verify.registry import build_verifier
 from support.responders import DiffJudgeResponder, ScriptedResponder, ScriptRule
 
@@ -71,6 +71,36 @@ def test_finds_the_first_error_and_its_type_over_http(tmp_path):
     c = judge.counters()
     assert (c["verdicts"], c["calls"], c["cache_hits"], c["parse_failures"]) == (5, 4, 1, 0)
     assert "4 calls, 1 cache hits, 0 retries" in judge.report()
+
+
+def _restarted_per_section(solution: str) -> str:
+    """The solution as a small model often numbers it: `Step 1:` again at the start of every section."""
+    out, k = [], 0
+    for line in solution.splitlines():
+        if line.startswith("<") and not line.startswith("</"):
+            k = 0
+        if line.startswith("Step "):
+            k += 1
+            line = f"Step {k}:" + line.split(":", 1)[1]
+        out.append(line)
+    return "\n".join(out)
+
+
+def test_numbered_by_position_renumbers_only_solutions_not_numbered_1_to_n():
+    assert numbered_by_position(CM) == CM  # written 1..n: verbatim
+    restarted = _restarted_per_section(CM)
+    assert restarted != CM and numbered_by_position(restarted) == CM
+    assert numbered_by_position("Step 1: a\n## Step 1: b\n  Step 9 : c") == "Step 1: a\n## Step 2: b\n  Step 3 : c"
+
+
+@pytest.mark.parametrize("numbers, expected_step", [("position", 5), ("as_written", 1)])
+def test_a_judge_answers_in_the_numbers_it_is_shown(numbers, expected_step):
+    # The responder, like a chat model, answers with the `Step k` number it reads; numbered by position, that
+    # number is the position the reward counts (5: the wrong equation), as written it is the section's first.
+    restarted = _restarted_per_section(CM)
+    with OpenAIServer(DiffJudgeResponder(), port=0) as srv:
+        verdict = judge_for(srv, cfg=VerifierConfig(kind="llm", judge_step_numbers=numbers)).verify(PROBLEM, restarted)
+    assert (verdict.status, verdict.error_step, verdict.error_type) == ("ok", expected_step, "CM")
 
 
 def test_batch_runs_concurrently_and_a_rerun_costs_no_calls(tmp_path):

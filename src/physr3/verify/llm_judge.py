@@ -16,6 +16,11 @@ solution to check. Deviations from the paper, each deliberate:
   `details["out_of_range"]`; a negative step cannot be kept and is rejected). A positive step with no
   usable type takes the type of its section (given/find → MC, concept/equation → CM, else CE; counted
   as `type_inferred`); step 0 with a type is read as "no error" and counted as `inconsistent`.
+- Steps are numbered by position in the request (`VerifierConfig.judge_step_numbers`, default `position`):
+  when a solution's written `Step k:` numbers are not 1..n in order (a small model restarts them in each
+  section or repeats them: 7% of the real labelled solutions, 17% of round 10's), the judge would answer with
+  a written number that names several steps or another position than the one the reward counts, so those
+  labels are rewritten to their positions (`numbered_by_position`); `as_written` sends the solution verbatim.
 - Transport failures after retries become `Verdict(status="api_error")` (see `physr3.llm.client`).
 
 `verify`/`verify_batch` are synchronous; `averify`/`averify_batch` are the async forms. At most
@@ -34,7 +39,7 @@ from typing import Any
 from physr3.config import Config, VerifierConfig
 from physr3.llm.client import ChatClient, ChatError
 from physr3.problems import Problem
-from physr3.solution import TAG_ERROR_TYPE, count_steps, step_tag
+from physr3.solution import ANCHORED_STEP_PATTERN, TAG_ERROR_TYPE, count_steps, step_tag
 from physr3.verify.base import Verdict
 from physr3.verify.parsing import JudgeParseError, parse_judge_reply
 from physr3.verify.registry import register_verifier
@@ -94,6 +99,20 @@ class JudgeStats:
         return asdict(self)
 
 
+def numbered_by_position(solution: str) -> str:
+    """The solution with each anchored `Step k:` label renumbered to its position (1..n in order of appearance).
+
+    Unchanged when the written numbers already are 1..n, so a well-numbered solution reaches the judge verbatim.
+    Positions are what a verdict's step means everywhere else (labels, the symbolic verifier, the reward)."""
+    written = [int(m.group(1)) for m in ANCHORED_STEP_PATTERN.finditer(solution)]
+    if written == list(range(1, len(written) + 1)):
+        return solution
+    position = iter(range(1, len(written) + 1))
+    return ANCHORED_STEP_PATTERN.sub(
+        lambda m: m.group(0)[:m.start(1) - m.start(0)] + str(next(position)) + m.group(0)[m.end(1) - m.start(0):],
+        solution)
+
+
 def n_steps_for_range(solution: str) -> int:
     """The n that a verdict's step is checked against (anchored count; the paper's when that is 0)."""
     return count_steps(solution, "anchored") or count_steps(solution, "paper")
@@ -126,6 +145,8 @@ class LLMJudge:
         question = problem.question
         if problem.options:
             question += "\n" + "\n".join(f"({chr(65 + i)}) {o}" for i, o in enumerate(problem.options))
+        if self.cfg.judge_step_numbers == "position":
+            solution = numbered_by_position(solution)
         return [{"role": "user", "content": build_prompt(question, problem.solution, solution)}]
 
     async def averify(self, problem: Problem, solution: str) -> Verdict:
