@@ -184,6 +184,16 @@ def engines_json(args: argparse.Namespace) -> int:
     """The --json comparison: tokens/s per engine and batch size, ratios to transformers from this run."""
     import json
 
+    for row in measure_engines(args):
+        print(json.dumps(row), flush=True)
+    return 0
+
+
+def measure_engines(args: argparse.Namespace):
+    """Yield one row per engine and batch size (`--json`'s fields), measured as the module docstring says.
+
+    `args` needs model, dtype, threads, no_prefix_caching, openvino_exact, max_new_tokens and batches
+    (benchmarks/cpu_roofline.py calls it too)."""
     import torch
 
     from physr3.config import load_config
@@ -236,11 +246,10 @@ def engines_json(args: argparse.Namespace) -> int:
             assert tokens == batch * args.max_new_tokens, (name, tokens)
             tok_s = tokens / dt
             base = tok_s if name == "transformers" else base
-            print(json.dumps({"engine": name, "batch": batch, "tok_s": round(tok_s, 1),
-                              "ratio_to_transformers": round(tok_s / base, 2), "threads": threads,
-                              "load_avg": round(os.getloadavg()[0], 2),
-                              "prefix_caching": None if name == "transformers" else eng.prefix_caching}), flush=True)
-    return 0
+            yield {"engine": name, "batch": batch, "tok_s": round(tok_s, 1),
+                   "ratio_to_transformers": round(tok_s / base, 2), "threads": threads,
+                   "load_avg": round(os.getloadavg()[0], 2),
+                   "prefix_caching": None if name == "transformers" else eng.prefix_caching}
 
 
 if __name__ == "__main__":

@@ -1,0 +1,197 @@
+"""What this CPU allows a generation engine: the model's linear layers alone, against the engines' tokens/s.
+
+    python benchmarks/cpu_roofline.py --threads 2                      # bounds only (~1 minute)
+    python benchmarks/cpu_roofline.py --threads 2 --engines            # + both engines at the same batch sizes
+
+Issue #14 asks for >= 2.5x the transformers engine at batch 8 and >= 300 tok/s at batch 32 on 2 cores. Whether
+that is within reach depends on the machine (its figures moved 2x between the machines this project ran on), so
+this script measures, in one run, on the embedded model's shapes (read from its config):
+  stream  - memory bandwidth: a 512 MB f32 copy with torch on --threads threads (GB/s, read + write). At batch 1
+            decoding streams every weight once per token, so bandwidth / weight bytes bounds batch-1 tok/s.
+  linear  - every linear layer of a decode step (each layer's q, k, v, o, gate, up and down projections, and the
+            tied LM head: all but a few tenths of a percent of a decode step's multiply-adds, attention over the
+            cache aside) as one OpenVINO model of f16 weights, compiled with the engine's CPU settings (so bf16
+            where the CPU has AVX512-BF16, as the engine's "fast" precision), fed `batch` tokens at once. Its
+            tokens/s bounds any engine built on OpenVINO's kernels: no attention, KV cache, sampling or scheduling.
+  torch   - the same chain through torch in bf16 (the transformers engine's kernels).
+  engine  - with --engines: `benchmarks/generation.py --json`'s rows (OpenVINO and transformers engines, 8..32
+            distinct solve prompts, EOS ignored), with the share of the linear bound each reaches.
+One JSON line per row: {"what", "batch", "tok_s", "gflops", "threads", "load_avg", ...}. GFLOP/s counts 2 per
+multiply-add of the linear layers. On a shared CPU read the figures as ratios within one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+
+
+def linear_shapes(config) -> list[tuple[int, int]]:
+    """(in, out) of every linear layer one decode step runs, in order, for a Llama-family config."""
+    h, i = config.hidden_size, config.intermediate_size
+    head_dim = getattr(config, "head_dim", None) or h // config.num_attention_heads
+    kv = config.num_key_value_heads * head_dim
+    layer = [(h, config.num_attention_heads * head_dim), (h, kv), (h, kv), (config.num_attention_heads * head_dim, h),
+             (h, i), (h, i), (i, h)]
+    return layer * config.num_hidden_layers + [(h, config.vocab_size)]
+
+
+def multiply_adds_per_token(config) -> int:
+    return sum(a * b for a, b in linear_shapes(config))
+
+
+def _timed(fn, min_seconds: float) -> float:
+    """Seconds per call of `fn`, after two warm-up calls, averaged over at least `min_seconds`."""
+    fn()
+    fn()
+    calls, start = 0, time.perf_counter()
+    while True:
+        fn()
+        calls += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_seconds:
+            return elapsed / calls
+
+
+def stream_gb_s(threads: int, min_seconds: float) -> float:
+    import torch
+
+    torch.set_num_threads(threads)
+    src = torch.ones(128 * 1024 * 1024)  # 512 MB: far beyond any cache
+    dst = torch.empty_like(src)
+    seconds = _timed(lambda: dst.copy_(src), min_seconds)
+    return 2 * src.numel() * 4 / seconds / 1e9
+
+
+def _openvino_chain(config, batch: int):
+    """The decode step's linear layers as one OpenVINO model: x[batch, hidden] -> logits, f16 weights.
+
+    Within a layer the projections feed each other as in the model (q -> o, gate * up -> down, residual adds);
+    k and v are summed into the residual so the compiler cannot drop them. Weights are random, scaled so
+    activations stay near unit size (no denormals or overflow to slow the kernels)."""
+    import openvino as ov
+    import openvino.opset13 as ops
+
+    rng = np.random.default_rng(0)
+
+    def linear(x, n_in: int, n_out: int):
+        weight = (rng.standard_normal((n_out, n_in)) / np.sqrt(n_in)).astype(np.float16)
+        return ops.matmul(x, ops.convert(ops.constant(weight), ov.Type.f32), False, True)
+
+    h, i = config.hidden_size, config.intermediate_size
+    head_dim = getattr(config, "head_dim", None) or h // config.num_attention_heads
+    q_dim, kv = config.num_attention_heads * head_dim, config.num_key_value_heads * head_dim
+    x = ops.parameter([batch, h], ov.Type.f32, name="x")
+    y = x
+    for _ in range(config.num_hidden_layers):
+        q = linear(y, h, q_dim)
+        k_and_v = ops.add(ops.reduce_mean(linear(y, h, kv), [1], True), ops.reduce_mean(linear(y, h, kv), [1], True))
+        y = ops.add(ops.add(y, linear(q, q_dim, h)), k_and_v)
+        gate_up = ops.multiply(ops.swish(linear(y, h, i)), linear(y, h, i))
+        y = ops.add(y, linear(gate_up, i, h))
+    return ov.Model([linear(y, h, config.vocab_size)], [x], "linear_chain")
+
+
+def openvino_linear_tok_s(config, batch: int, threads: int, min_seconds: float) -> tuple[float, str]:
+    """Tokens/s of the linear chain at `batch`, compiled as the engine compiles (its "fast" precision)."""
+    import openvino as ov
+
+    core = ov.Core()
+    compiled = core.compile_model(_openvino_chain(config, batch), "CPU",
+                                  {"INFERENCE_NUM_THREADS": threads, "NUM_STREAMS": 1})
+    request = compiled.create_infer_request()
+    x = np.random.default_rng(1).standard_normal((batch, config.hidden_size)).astype(np.float32)
+    seconds = _timed(lambda: request.infer({0: x}), min_seconds)
+    return batch / seconds, str(compiled.get_property("INFERENCE_PRECISION_HINT"))
+
+
+def torch_linear_tok_s(config, batch: int, threads: int, min_seconds: float) -> float:
+    """Tokens/s of the same chain through torch.nn.functional.linear in bf16."""
+    import torch
+
+    torch.set_num_threads(threads)
+    gen = torch.Generator().manual_seed(0)
+    weights = [torch.randn(n_out, n_in, generator=gen).div_(n_in ** 0.5).to(torch.bfloat16)
+               for n_in, n_out in linear_shapes(config)]
+    x = torch.randn(batch, config.hidden_size, generator=gen).to(torch.bfloat16)
+    per_layer = 7
+
+    def step():
+        with torch.inference_mode():
+            y = x
+            for j in range(config.num_hidden_layers):
+                wq, wk, wv, wo, wg, wu, wd = weights[j * per_layer:(j + 1) * per_layer]
+                q = torch.nn.functional.linear(y, wq)
+                k_and_v = torch.nn.functional.linear(y, wk).mean(1, keepdim=True) + \
+                    torch.nn.functional.linear(y, wv).mean(1, keepdim=True)
+                y = y + torch.nn.functional.linear(q, wo) + k_and_v
+                gate_up = torch.nn.functional.silu(torch.nn.functional.linear(y, wg)) * \
+                    torch.nn.functional.linear(y, wu)
+                y = y + torch.nn.functional.linear(gate_up, wd)
+            return torch.nn.functional.linear(y, weights[-1])
+
+    return batch / _timed(step, min_seconds)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", default="embedded", help="model.name_or_path (default: embedded)")
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--batches", default="1,8,32")
+    parser.add_argument("--seconds", type=float, default=3.0, help="minimum timed seconds per bound")
+    parser.add_argument("--engines", action="store_true", help="also run generation.py --json's engine rows")
+    parser.add_argument("--max-new-tokens", type=int, default=128, help="with --engines (generation.py: 256)")
+    args = parser.parse_args(argv)
+
+    from transformers import AutoConfig
+
+    from physr3.config import load_config
+    from physr3.models.loading import resolve_model_path
+
+    cfg = load_config(None, [f"model.name_or_path={args.model}"])
+    config = AutoConfig.from_pretrained(resolve_model_path(cfg.model))
+    macs = multiply_adds_per_token(config)
+    per_token = 2 * macs  # FLOPs
+    weight_bytes = 2 * macs  # one 16-bit weight per multiply-add, each read once per decode step
+    batches = [int(b) for b in args.batches.split(",")]
+
+    def emit(row: dict) -> None:
+        row.update(threads=args.threads, load_avg=round(os.getloadavg()[0], 2))
+        print(json.dumps(row), flush=True)
+
+    bandwidth = stream_gb_s(args.threads, args.seconds)
+    emit({"what": "stream", "gb_s": round(bandwidth, 1), "weight_mb": round(weight_bytes / 1e6),
+          "batch1_bound_tok_s": round(bandwidth * 1e9 / weight_bytes, 1)})
+    bounds = {}
+    for batch in batches:
+        tok_s, precision = openvino_linear_tok_s(config, batch, args.threads, args.seconds)
+        bounds[batch] = tok_s
+        emit({"what": "linear-openvino", "batch": batch, "tok_s": round(tok_s, 1),
+              "gflops": round(tok_s * per_token / 1e9, 1), "precision": precision})
+        tok_s = torch_linear_tok_s(config, batch, args.threads, args.seconds)
+        emit({"what": "linear-torch-bf16", "batch": batch, "tok_s": round(tok_s, 1),
+              "gflops": round(tok_s * per_token / 1e9, 1)})
+    if args.engines:
+        sys.path.insert(0, str(Path(__file__).parent))
+        from generation import measure_engines
+
+        engine_args = SimpleNamespace(model=args.model, dtype="auto", threads=args.threads, no_prefix_caching=False,
+                                      openvino_exact=False, max_new_tokens=args.max_new_tokens, batches=args.batches)
+        for row in measure_engines(engine_args):
+            tok_s = row["tok_s"]
+            emit({"what": f"engine-{row['engine']}", "batch": row["batch"], "tok_s": tok_s,
+                  "gflops": round(tok_s * per_token / 1e9, 1),
+                  "share_of_openvino_linear_bound": round(tok_s / bounds[row["batch"]], 2),
+                  "ratio_to_transformers": row["ratio_to_transformers"]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
