@@ -185,28 +185,24 @@ def _power_of(node, name: str) -> int | None:
 
 
 def definition_misfit(checker, name: str, readings: list, raw: str, numeric: bool, tag: str | None) -> Finding | None:
-    """A new letter defined outside <concept> (`v2 = v*(h/c)` among the givens, `E = (18.3 kg*9.8 m/s^2) -
-    (14.1 m)*g` untagged) by an expression that no reading makes a quantity: a relation whose dimension none of
-    the kinds its letter conventionally names, nor any quantity of the problem, has (`nodes_misfit`, the
-    <concept> check applied where data are stated, <given> and <find>; among the givens only when no given the
-    letter may stand for is left unstated), or a sum of two terms that both carry units of
-    different kinds in the reading of the expression with the fewest letters (`readings`, the first the
-    preferred one). Such a
-    definition states wrong physics, CM by its cause (round-9 class C3); None when it may be right or nothing
-    decides."""
-    node = readings[0]
+    """A new letter defined outside <concept> by an expression that no reading makes a quantity, CM by its cause
+    (round-9 class C3); None when it may be right or nothing decides. Two ways:
+    - in any section, a sum of two terms that both carry units of different kinds (`E = (18.3 kg*9.8 m/s^2) -
+      (14.1 m)*g`), judged in the reading with the fewest letters (`readings`, the first the preferred one);
+    - in <given> and <find>, where data are stated, a relation whose dimension none of the kinds its letter
+      conventionally names, nor any quantity of the problem, has (`v2 = v*(h/c)`; `nodes_misfit`, the <concept>
+      check), among the givens only when no given the letter may stand for is left unstated."""
     # the reading with the fewest letters reads the units as units (`9.8 m/s^2`, not 9.8 times a mass m per s^2)
     unlike = unlike_sum(min(readings, key=lambda r: len(mp.variables(r))), checker.dims)
-    if unlike is None and (numeric or tag not in ("given", "find") or tag == "given" and _may_stand_for_given(
-            checker, name)):
+    if unlike is not None:
+        return Finding(0, "fail", "CM", f"defines {name} = {raw.strip()[:40]}, which adds {mp.to_text(unlike[0])} "
+                       f"and {mp.to_text(unlike[1])}, quantities of different kinds: a wrong relation.",
+                       info={"check": "dimension", "symbol": name})
+    if numeric or tag not in ("given", "find") or (tag == "given" and _may_stand_for_given(checker, name)):
         # where the solution works (`f = mu*N`, f the friction) the letter table is too small to judge a new letter;
         # `m = mp*e` before the proton mass is stated is a given misstated (MC), the given checks' part
         return None
-    if unlike is None:
-        return nodes_misfit(checker, [("var", name), node], f"{name} = {raw.strip()[:40]}")
-    return Finding(0, "fail", "CM", f"defines {name} = {raw.strip()[:40]}, which adds {mp.to_text(unlike[0])} and "
-                   f"{mp.to_text(unlike[1])}, quantities of different kinds: a wrong relation.",
-                   info={"check": "dimension", "symbol": name})
+    return nodes_misfit(checker, [("var", name), readings[0]], f"{name} = {raw.strip()[:40]}")
 
 
 def _may_stand_for_given(checker, name: str) -> bool:
