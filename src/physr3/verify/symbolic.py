@@ -311,7 +311,13 @@ from physr3.verify.symbolic_layouts import (
     symbol_value_remark,
 )
 from physr3.verify.symbolic_outcome import overrules, reaches_answer
-from physr3.verify.symbolic_relations import equation_continuations, writes_relation
+from physr3.verify.symbolic_relations import (
+    equates_unlike_values,
+    equation_continuations,
+    states_values_only,
+    unlike_sides,
+    writes_relation,
+)
 
 try:  # the registry is optional at import time (another module owns it)
     from physr3.verify.registry import register_verifier
@@ -508,8 +514,8 @@ class SymbolicVerifier:
                                  f"state the problem's givens, but it does not; expected {checker.given_list()}.",
                                  info={"check": "complete", "element": "given", "tag": steps[0].tag})
             missing = "given"
-            if checker.bare_foreign_principle(steps[0].text):
-                first_fail.error_type = "CM"  # "Step 1: Refraction" in a mirror problem: a wrong principle
+            if checker.bare_foreign_principle(steps[0].text) or writes_relation(checker, steps[0].text):
+                first_fail.error_type = "CM"  # "Step 1: Refraction" in a mirror problem; `vb = v^2 - vb`: wrong physics
         if first_fail is None:
             final_status, final = self._final_check(checker, final_text(parsed, text))
             first_fail = self._incomplete(checker, steps, hits, numbered, final_status)
@@ -519,6 +525,8 @@ class SymbolicVerifier:
                 if missing == "given" and at is not None and checker.bare_foreign_principle(at.text):
                     first_fail.error_type = "CM"  # "Step 1: Refraction" in a mirror problem: a wrong principle
                     first_fail.explanation += f" It names {at.text.strip()[:40]}, a principle that does not apply."
+                elif missing == "given" and at is not None and writes_relation(checker, at.text):
+                    first_fail.error_type = "CM"  # `vb = v^2 - vb` where the givens belong: a wrong relation
             elif final is not None:  # complete, but the final answer is wrong
                 final.step = steps[-1].number if numbered else len(steps)
                 first_fail = final
@@ -535,8 +543,11 @@ class SymbolicVerifier:
             # `w = h/m (wavelength)`, `L' = L' + L`: a wrong relation is CM wherever it is written
             wrong_relation = misdescribed_equation(checker, steps[j].text) or self_plus_term(steps[j].text) or (
                 steps[j].tag not in ("given", "find") and writes_relation(checker, steps[j].text)) \
-                or checker.bare_foreign_principle(steps[j].text)  # `Q = C/(T1 - T2)`; "Step 1: Refraction" (a mirror)
+                or checker.bare_foreign_principle(steps[j].text) \
+                or equates_unlike_values(checker, steps[j].text)  # `1.84 kg * (286 K) = 392 JK`: values of two kinds
             etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
+            if etype == "CM" and not wrong_relation and states_values_only(checker, steps[j].text):
+                etype = "MC"  # `v = 367 V` in <concept>: data stated, not a relation (session 12)
             first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
                                  "cannot be checked against the ground truth (verifier.symbolic_unchecked=error "
                                  "counts such a step as the first error).", info={"check": "unchecked",
@@ -684,7 +695,8 @@ class SymbolicVerifier:
         read back as a wrong equation), a wrong result of right numbers in a right relation is CE. A
         relation that does not hold written in <given> for a given of the problem (`L = L/L, the length of
         the rail`) misstates that given: MC (a wrong relation for the unknown there stays CM), and so does a
-        relation among givens only (`M/M = 40 g/mol`)."""
+        relation among givens only (`M/M = 40 g/mol`). Values of two kinds equated (`(2.6 mol)*(493 K) = 124
+        J`) are a wrong relation, CM, wherever they are written (session 12)."""
         if tag == "given" and finding.info.get("check") == "equation" and \
                 finding.info.get("symbol") in checker.gt.givens:
             finding.error_type, finding.numeric = "MC", False
@@ -707,6 +719,10 @@ class SymbolicVerifier:
         if copied is not None:  # "F = (6.23 uC)*(2.37 uC)*(5.39e-4 N)": a number of the answer options, not data
             finding.error_type, finding.numeric = "MC", False
             finding.explanation += f" It substitutes {copied}, a number of the answer options, not the problem's data."
+        elif check == "relation" and lhs is not None and unlike_sides(lhs, node, checker.dims):
+            # `14.0 g * 4 g/mol * (285 K) = 100 kJ`: values of two kinds equated, a wrong relation wherever it is
+            finding.error_type, finding.numeric = "CM", False
+            finding.explanation += " Its two sides are quantities of different kinds: a wrong relation."
         elif lhs is not None and checker.wrong_relation(lhs, node):
             finding.error_type, finding.numeric = "CM", False
             finding.explanation += " Its numbers follow a wrong relation" + (

@@ -1040,6 +1040,11 @@ class _Checker:
         for i, (_raw, all_readings) in enumerate(segs):
             readings = self.plausible(all_readings, None)
             node = readings[0]
+            if tag != "concept":  # `v2 = v*(h/c)`: a new letter that no reading makes a quantity (session 12)
+                from physr3.verify.symbolic_relations import definition_misfit  # imports this module
+                misfit = definition_misfit(self, name, [node] + all_readings, _raw, mp.is_numeric(node), tag)
+                if misfit is not None:
+                    return misfit
             if not self.instances_for([node]):
                 continue
             if tag == "given" and not mp.variables(node):

@@ -33,6 +33,20 @@ In place elsewhere (small edits, same session):
 - a step that nothing could check and that names a principle that does not apply ("Step 1: Refraction") is CM,
   also when the blame comes from `--unchecked error`; a solution that states no given before a later failure is
   blamed where the givens belong, as when nothing fails (the completeness rule, applied first).
+
+Session twelve (issue #12: late and type-only misses on model-written solutions of all eleven sets whose labelled
+step is a relation; round 9's classes C3 and U7), one sentence each:
+- a new letter defined in <given> or <find> by an expression of known quantities is CM when no kind its letter
+  conventionally names and no quantity of the problem has the expression's dimension (`v2 = v*(h/c)` among the
+  givens, once every given of a kind its letter names is stated: the <concept> check `letter_misfit` applied
+  where data are stated; not where the solution works, `f = mu*N` with f the friction, which the letter table
+  lacks), or, in any section but <concept>, when the expression
+  adds two terms that both carry units of different kinds (`E = (18.3 kg*9.8 m/s^2) - (14.1 m)*g`);
+- an equation between values only, one side combining two or more of them, whose two sides are of different
+  kinds (`14.0 g * 4 g/mol * (285 K) = 100 kJ`) or a side adds values of two kinds, is CM wherever it is written,
+  found failing or left unchecked: the relation is wrong, not the arithmetic (CE) nor a given (MC);
+- an unchecked <concept> or <governing_equation> step that only equates letters to single values (`v = 367 V`)
+  states data: MC, not CM by its section.
 """
 
 from __future__ import annotations
@@ -92,8 +106,6 @@ def letter_misfit(checker, parts: list[str]) -> Finding | None:
     outside any function; letters inside sin/cos/exp/ln leave a number) cannot be any of the kinds that letter
     conventionally names, every other symbol's dimension known: CM (`V = C/L`: C/V is no length, inductance
     or angular momentum). None when it fits a kind, or when anything is unknown (no judgement)."""
-    from physr3.verify.symbolic_givens import _INDEXED, _LETTER_KINDS  # imports symbolic_checks
-
     if len(parts) != 2:
         return None
     saved = checker.names  # read as `check_concept_clause` does: a case variant (L beside l) is no alias there
@@ -104,7 +116,13 @@ def letter_misfit(checker, parts: list[str]) -> Finding | None:
         checker.names = saved
     if not all(sides):
         return None
-    nodes = [sides[0][0], sides[1][0]]
+    return nodes_misfit(checker, [sides[0][0], sides[1][0]], f"{parts[0].strip()} = {parts[1].strip()[:40]}")
+
+
+def nodes_misfit(checker, nodes: list, what: str) -> Finding | None:
+    """`letter_misfit` for an equation already read (`nodes`: its two sides), written `what` in the message."""
+    from physr3.verify.symbolic_givens import _INDEXED, _LETTER_KINDS  # imports symbolic_checks
+
     new = [v for n in nodes for v in _uses_outside_calls(n) if not any(v in env for env in checker.env)]
     if len(new) != 1:
         return None
@@ -126,7 +144,7 @@ def letter_misfit(checker, parts: list[str]) -> Finding | None:
         return None
     if any(d is not None and mp.same_dim(d, need) for d in checker.gt.dims.values()):
         return None  # a quantity of the problem has that kind (`Q = m*L`, L the latent heat): the letter may be its
-    return Finding(0, "fail", "CM", f"writes {parts[0].strip()} = {parts[1].strip()[:40]}, which no usual meaning of "
+    return Finding(0, "fail", "CM", f"writes {what}, which no usual meaning of "
                    f"{u} ({', '.join(kinds)}) makes dimensionally consistent: a wrong relation.",
                    info={"check": "dimension", "symbol": u})
 
@@ -164,3 +182,108 @@ def _power_of(node, name: str) -> int | None:
         bottom = _power_of(node[2], name)
         return -bottom if bottom is not None else None
     return None
+
+
+def definition_misfit(checker, name: str, readings: list, raw: str, numeric: bool, tag: str | None) -> Finding | None:
+    """A new letter defined outside <concept> by an expression that no reading makes a quantity, CM by its cause
+    (round-9 class C3); None when it may be right or nothing decides. Two ways:
+    - in any section, a sum of two terms that both carry units of different kinds (`E = (18.3 kg*9.8 m/s^2) -
+      (14.1 m)*g`), judged in the reading with the fewest letters (`readings`, the first the preferred one);
+    - in <given> and <find>, where data are stated, a relation whose dimension none of the kinds its letter
+      conventionally names, nor any quantity of the problem, has (`v2 = v*(h/c)`; `nodes_misfit`, the <concept>
+      check), among the givens only when no given the letter may stand for is left unstated."""
+    # the reading with the fewest letters reads the units as units (`9.8 m/s^2`, not 9.8 times a mass m per s^2)
+    unlike = unlike_sum(min(readings, key=lambda r: len(mp.variables(r))), checker.dims)
+    if unlike is not None:
+        return Finding(0, "fail", "CM", f"defines {name} = {raw.strip()[:40]}, which adds {mp.to_text(unlike[0])} "
+                       f"and {mp.to_text(unlike[1])}, quantities of different kinds: a wrong relation.",
+                       info={"check": "dimension", "symbol": name})
+    if numeric or tag not in ("given", "find") or (tag == "given" and _may_stand_for_given(checker, name)):
+        # where the solution works (`f = mu*N`, f the friction) the letter table is too small to judge a new letter;
+        # `m = mp*e` before the proton mass is stated is a given misstated (MC), the given checks' part
+        return None
+    return nodes_misfit(checker, [("var", name), readings[0]], f"{name} = {raw.strip()[:40]}")
+
+
+def _may_stand_for_given(checker, name: str) -> bool:
+    """Whether a letter written among the givens may stand in for a given of the problem not stated yet: one
+    of the kinds it conventionally names is that given's (`m` for the proton mass mp). The labels type such a
+    line by what it stands in for (a given misstated, MC); with no such given left it can be none (CM)."""
+    from physr3.verify.symbolic_givens import _INDEXED, _LETTER_KINDS  # imports symbolic_checks
+
+    m = _INDEXED.fullmatch(name)
+    kinds = [info.dim for unit in (_LETTER_KINDS.get(m.group("base"), ()) if m else ())
+             if (info := mp.pint_unit(unit)) is not None]
+    return any(g not in checker.stated and g not in checker.aliased and mp.same_dim(checker.gt.dims.get(g), d)
+               for g in checker.gt.givens for d in kinds)
+
+
+def unlike_sum(node, dims) -> tuple | None:
+    """The two terms of the first sum or difference in an expression whose terms both carry a unit (a value
+    with its unit, or a symbol times one) and have known dimensions that differ (`(18.3 kg*9.8 m/s^2) -
+    (14.1 m)*g`, a force minus m^2/s^2); None when there is none. A term written as a bare number is not
+    judged: a small model drops units in arithmetic it otherwise does right."""
+    if not isinstance(node, tuple) or not node or not isinstance(node[0], str):
+        return None
+    if node[0] in ("add", "sub"):
+        a, b = node[1], node[2]
+        da, db = mp.dimension(a, dims), mp.dimension(b, dims)
+        if mp.has_units(a) and mp.has_units(b) and da is not None and db is not None and not mp.same_dim(da, db):
+            return a, b
+    if node[0] in ("num", "qty", "var", "const"):
+        return None
+    for a in node[1:]:
+        found = unlike_sum(a, dims)
+        if found is not None:
+            return found
+    return None
+
+
+def unlike_sides(lhs, rhs, dims) -> bool:
+    """Whether an equation between values only (no letter on either side) equates quantities of two kinds:
+    both sides carry units, one combines two or more values by an operator, and their dimensions are known
+    and differ, or a side adds values of two kinds (`14.0 g * 4 g/mol * (285 K) = 100 kJ`, `(2.6 mol)*(493
+    K) = 124 J`; not `844 g = 266 K`, two values written as one, a misread given). Its numbers cannot be a slip of
+    arithmetic in a right relation: the relation itself is wrong (CM by cause, wherever it is written)."""
+    sides = (lhs, rhs)
+    if any(mp.variables(n) or not mp.has_units(n) for n in sides) or not any(_leaves(n) >= 2 for n in sides):
+        return False  # `844 g = 266 K`: two values side by side, no relation written (a garbled given, MC)
+    if any(unlike_sum(n, dims) is not None for n in sides):
+        return True
+    da, db = (mp.dimension(n, dims) for n in sides)
+    return da is not None and db is not None and not mp.same_dim(da, db)
+
+
+def equates_unlike_values(checker, text: str) -> bool:
+    """Whether a step writes an equation between values only whose two sides are quantities of different
+    kinds (`unlike_sides`; `1.84 kg * (286 K) = 392 J*K`, `((502 K) - (13.6 L)) / (3.1 mol) = ...`), each side
+    read with the fewest letters (its units as units), clause by clause. Remarks in parentheses are not read."""
+    for clause in re.split(r"[;,]\s+|\.\s", _strip_remarks(_strip_tags(text)))[:MAX_LINES]:
+        sides = []
+        for raw in clause.split("=")[:MAX_LINES]:
+            found = checker.readings(raw, "rhs") if raw.strip() else []
+            sides.append(min(found, key=lambda r: len(mp.variables(r))) if found else None)
+        if any(n is not None and not mp.variables(n) and unlike_sum(n, checker.dims) is not None for n in sides):
+            return True  # `(502 K - 13.6 L) / (3.1 mol)`: a temperature minus a volume, whatever the other side
+        if any(a is not None and b is not None and unlike_sides(a, b, checker.dims) for a, b in zip(sides, sides[1:])):
+            return True
+    return False
+
+
+def states_values_only(checker, text: str) -> bool:
+    """Whether every equation a step writes is one letter equated to one value with a unit (`v = 367 V`, "the
+    first ball's initial velocity is F1 = 11.1 m/s"), and it writes at least one: the step states data, not a
+    relation. Unchecked in <concept> or <governing_equation>, whose section would say CM, it is a given stated
+    again or misstated, MC by its cause (round-9 issue: "a misread given is MC wherever it is")."""
+    plain = _strip_remarks(_strip_tags(text))
+    found = False
+    for m in _LHS_LETTER.finditer(plain):
+        if not mp.symbol_like(m.group(1)):
+            return False
+        rhs = re.split(r"=|;|,\s|\.\s|\.$", plain[m.end():], maxsplit=1)[0]
+        readings = checker.readings(rhs, "rhs") if rhs.strip() else []
+        node = readings[0] if readings else None
+        if node is None or node[0] != "qty":
+            return False
+        found = True
+    return found and plain.count("=") == sum(1 for _ in _LHS_LETTER.finditer(plain))
