@@ -31,12 +31,16 @@ def strict() -> SymbolicVerifier:
 
 @pytest.mark.parametrize("stated", [
     "The mass of the heavier block is 7.31 kg (x = 0.42 m)",  # a second, invented quantity
-    "m1 = 7.31 kg (m1 = 6.2 kg)",  # another value in a bracket
-    "The heavier block hangs at an angle to the vertical (37.8 deg) with mass 7.31 kg",
+    "Mass of the heavier block (m1) = 7.31 kg (m1 = 6.2 kg)",  # another value in a bracket
 ])
 def test_an_invented_number_in_a_remark_is_mc(strict: SymbolicVerifier, stated: str) -> None:
-    step, kind, _check = blamed_with_givens(strict, "atwood_tension", [stated] + ATWOOD[1:])
-    assert (step, kind) == (1, "MC")
+    assert blamed_with_givens(strict, "atwood_tension", [stated] + ATWOOD[1:]) == (1, "MC", "given_unmatched")
+
+
+def test_an_invented_angle_in_a_remark_is_mc(strict: SymbolicVerifier) -> None:
+    # 37.8 deg is no angle of the problem (a value in degrees is never taken for a pure ratio of it)
+    stated = "The block of mass 1.4 kg hangs from the spring (the angle it makes with the vertical, 37.8 deg)"
+    assert blamed_with_givens(strict, "spring_mass_max_speed", [stated] + SPRING[1:]) == (1, "MC", "given_unmatched")
 
 
 @pytest.mark.parametrize("stated", [
@@ -88,3 +92,29 @@ def test_a_value_restated_with_other_words_or_a_letter_is_not_this_repeat(strict
     givens = ["m = 1.4 kg (mass of the block)", "static extension of the spring: 15.3 cm", again] + SPRING[2:]
     step, _kind, check = blamed_with_givens(strict, "spring_mass_max_speed", givens)
     assert check != "given_repeat" or step != 3, (step, check)
+
+
+# B1: a quantity the problem writes as "<object> of <quantity> <value>" given to another object the problem names
+
+CIRCLE = ["m = 1.0 kg (mass of the ball)", "u = 8.31 m/s (speed at the lowest point)", "g = 9.8 m/s^2"]
+CURVE = ["theta = 8.0 deg (banking angle)", "mu = 0.14 (coefficient of static friction)", "g = 9.8 m/s^2"]
+
+
+@pytest.mark.parametrize(("family", "stated", "rest"), [
+    ("vertical_circle_top_tension", "The length of the circle is 1.2 m.", CIRCLE),  # the string's length
+    ("banked_curve_max_speed", "The car has a radius of 44.5 m.", CURVE),  # the curve's radius
+])
+def test_a_quantity_given_to_another_object_of_the_problem_is_mc(strict: SymbolicVerifier, family: str, stated: str,
+                                                                 rest: list[str]) -> None:
+    assert blamed_with_givens(strict, family, [stated] + rest) == (1, "MC", "given_object")
+
+
+@pytest.mark.parametrize(("family", "stated", "rest"), [
+    ("vertical_circle_top_tension", "The length of the string is 1.2 m.", CIRCLE),  # the problem's own object
+    ("vertical_circle_top_tension", "The length of the light cord is 1.2 m.", CIRCLE),  # a word of its own
+    ("banked_curve_max_speed", "The curve has a radius of 44.5 m.", CURVE),
+])
+def test_a_quantity_given_to_its_own_object_is_no_error(strict: SymbolicVerifier, family: str, stated: str,
+                                                        rest: list[str]) -> None:
+    step, _kind, check = blamed_with_givens(strict, family, [stated] + rest)
+    assert step != 1, (step, check)

@@ -82,8 +82,8 @@ B24 of analysis/round9_misses_session11_verifier.md, and the same causes in roun
   from the walk once the step's own checks pass), a value in degrees being an angle and never a pure ratio;
 - the number 1 under a letter that is no symbol of the problem and conventionally names only quantities with a
   unit (`T = 1 minute`, `L = 1`) is invented: the constant 1 is a pure number (`invented_one`);
-- a given line of one value whose words and letters are none or some of an earlier given line's that stated the
-  value (`(1.2e-5 1/K)`, "wavelength: 624 nm" after "laser emission wavelength: 624 nm") is a first repeat
+- a given line of one value whose words and letters are none or some of an earlier given line's of that one value
+  (`(1.2e-5 1/K)`, "wavelength: 624 nm" after "laser emission wavelength: 624 nm") is a first repeat
   (`echo`), the session-11 rule for lines without a letter.
 """
 
@@ -539,14 +539,15 @@ class GivenStatements:
         """`(1.2e-5 1/K)` after "Coefficient of linear expansion: 1.2e-5 1/K", "wavelength: 624 nm" after "laser
         emission wavelength: 624 nm", "23 cm (23 cm)" after "PA perpendicular to PB (23 cm)" (session 12, round-9
         class B24): a given line of one value whose words and letters are none or some of an earlier given line's
-        that stated that value restates it with words dropped, a first repeat (R1) when the problem writes the
-        value fewer times. The session-11 rule reads the same case when both lines have one letter (`repeat`)."""
+        of that one value restates it with words dropped, a first repeat (R1) when the problem writes the value
+        fewer times. The session-11 rule reads the same case when both lines have one letter (`repeat`); a line of
+        several values restated in part is `part_repeat`'s and `prose_repeat`'s case."""
         words, values = _worded_values(text)
         if len(values) != 1:
             return None
         si, dim = values[0]
-        before = [w for w, vals in self.lines if any(_close(v, si, 1e-9) and (d is None) == (dim is None)
-                                                     and _same_kind(d, dim) for v, d in vals)]
+        before = [w for w, vals in self.lines if len(vals) == 1 and any(
+            _close(v, si, 1e-9) and (d is None) == (dim is None) and _same_kind(d, dim) for v, d in vals)]
         written = float(_VALUE_UNIT.search(_TAGS.sub(" ", text)).group("num"))
         allowed = max(1, sum(1 for x in self.question_numbers if _close(x, written, 1e-9)))
         if len(before) < allowed or not any(words <= w for w in before):
