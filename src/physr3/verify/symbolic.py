@@ -301,7 +301,7 @@ from physr3.verify.symbolic_checks import (
     option_digits,
     split_clauses,
 )
-from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation
+from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation, remark_value
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 from physr3.verify.symbolic_layouts import (
     lines_below_steps,
@@ -650,6 +650,8 @@ class SymbolicVerifier:
             finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
             if finding is None and not checker.decided and restates_problem(step.text, checker.question):
                 checker.decided = True  # "The block is initially at rest.": the problem's words, no value
+        if tag == "given" and (finding is None or finding.status != "fail"):
+            finding = remark_value(checker, step.text) or finding  # "(x = 0.12 m)": a number invented in a remark
         if tag not in ("given", "find") and (finding is None or finding.status != "fail"):
             finding = checker.wrong_constant(step.text) or finding  # "(G = 1/6, the speed of light)"
         if tag not in ("given", "find") and (finding is None or finding.status != "fail"):

@@ -74,6 +74,17 @@ analysis/round8_misses_session10_verifier.md and the same cause in test, level 1
   (`λ = 492 nm` after `Wavelength: λ = 492 nm`, `C = 299 uF (in Farads)` after `C = 299 uF`), is a first repeat,
   MC (`repeat`), and so is one statement of a line of several that an earlier given stated under the same letter
   (`v = 16 kV, R = 1.4 T` after `m = 8.68 u, q = 2e, v = 16 kV, R = 1.4 T`, `part_repeat`).
+
+Session twelve, from the late misses on model-written solutions of all eleven tuning sets (round-9 classes B28 and
+B24 of analysis/round9_misses_session11_verifier.md, and the same causes in rounds 4 and 8):
+- every number a given step states must be a quantity of the problem, a constant, a number of the question or a
+  value it implies, its remarks included ("(x = 0.12 m)", "(V = 12.1 V)", "(37.8 deg)"; `remark_value`, called
+  from the walk once the step's own checks pass), a value in degrees being an angle and never a pure ratio;
+- the number 1 under a letter that is no symbol of the problem and conventionally names only quantities with a
+  unit (`T = 1 minute`, `L = 1`) is invented: the constant 1 is a pure number (`invented_one`);
+- a given line of one value whose words and letters are none or some of an earlier given line's of that one value
+  (`(1.2e-5 1/K)`, "wavelength: 624 nm" after "laser emission wavelength: 624 nm") is a first repeat
+  (`echo`), the session-11 rule for lines without a letter.
 """
 
 from __future__ import annotations
@@ -203,6 +214,7 @@ class GivenStatements:
         self.given_texts: list[str] = []  # all the solution's given steps, later ones included (`foresee`)
         self.unit_remarks: set[str] = set()  # "(K)" written after a value of its own unit's kind (`foresee`)
         self.prose_values: list[list[tuple[float, mp.Dim]]] = []  # the values of each passing prose given line
+        self.lines: list[tuple[set[str], list[tuple[float, mp.Dim | None]]]] = []  # words and values of each passing line
         self.options = [o for o in map(read_statement, map(str, options or ())) if o is not None and o.dim is not None]
         self.formula_letters = _formula_letters(self.question)
         self.symbols = set(gt.units) | set(gt.names)
@@ -240,19 +252,40 @@ class GivenStatements:
             return self.last
         if s is None:
             self.last = self.target_listed(text) or self.meaning(text) or self.clauses(text, i) or \
-                self.prose_repeat(text)
+                self.prose_repeat(text) or self.echo(text)
             if self.last is None:
                 self.prose_values.append(_values(text))
+                self.lines.append(_worded_values(text))
             return self.last
         finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or self.counted_other(s) or \
             self.product_letter(s) or self.letter_two_kinds(s) or \
             self.letter_elsewhere(s) or self.formula_letter(s) or self.two_values(s) or \
             self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
-            self.meaning(text) or self.remark_kind(text)
+            self.invented_one(s) or self.echo(text) or self.meaning(text) or self.remark_kind(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
+            self.lines.append(_worded_values(text))
         return finding
+
+    def invented_one(self, s: Statement) -> Finding | None:
+        """`T = 1 minute`, `L = 1 (length of the string in meters)`: the number 1 under a letter that is no symbol
+        of the problem and conventionally names only quantities with a unit, where neither the problem nor its
+        givens have that value, is an invented given. The constant 1 (n = 1 for air, a first order, `N = 1`) is a
+        pure number, so a letter that may name a count or an index (`_LETTER_KINDS` with "") is left alone."""
+        if not s.letter or s.number != 1 or not re.search(r"(?<![\w.])1(?![\w.])", s.text) or \
+                self._problem_symbol(s.letter):
+            return None  # "1.00" is written as a measured value, not as the number one
+        m = _INDEXED.fullmatch(s.letter)
+        kinds = _LETTER_KINDS.get(m.group("base")) if m else None
+        if kinds is None or "" in kinds or any(_close(x, 1.0, 1e-9) for x in self.question_numbers):
+            return None
+        if any(_close(float(g["value"]), s.number) or _close(self.gt.instances[0].get(k, float("nan")), s.si)
+               for k, g in self.gt.givens.items()):
+            return None  # a given of the problem that is 1 (in its own or in SI units)
+        return Finding(0, "fail", "MC", f"states {s.letter} = 1{' ' + s.unit if s.unit else ''}, which is no quantity "
+                       f"of the problem (the constant 1 is a pure number, and {s.letter} names a quantity with a "
+                       "unit): an invented given.", info={"check": "given_unmatched", "symbol": s.letter})
 
     def letter_fits(self, letter: str | None, dim: mp.Dim | None) -> bool | None:
         """Whether a value of dimension `dim` fits what `letter` conventionally names (a letter of the
@@ -502,6 +535,26 @@ class GivenStatements:
         return Finding(0, "fail", "MC", f"states {value[0]:g} {value[1]} again, after a line that stated it with "
                        f"other values: the givens are repeated, not used.", info={"check": "given_repeat"})
 
+    def echo(self, text: str) -> Finding | None:
+        """`(1.2e-5 1/K)` after "Coefficient of linear expansion: 1.2e-5 1/K", "wavelength: 624 nm" after "laser
+        emission wavelength: 624 nm", "23 cm (23 cm)" after "PA perpendicular to PB (23 cm)" (session 12, round-9
+        class B24): a given line of one value whose words and letters are none or some of an earlier given line's
+        of that one value restates it with words dropped, a first repeat (R1) when the problem writes the value
+        fewer times. The session-11 rule reads the same case when both lines have one letter (`repeat`); a line of
+        several values restated in part is `part_repeat`'s and `prose_repeat`'s case."""
+        words, values = _worded_values(text)
+        if len(values) != 1:
+            return None
+        si, dim = values[0]
+        before = [w for w, vals in self.lines if len(vals) == 1 and any(
+            _close(v, si, 1e-9) and (d is None) == (dim is None) and _same_kind(d, dim) for v, d in vals)]
+        written = float(_VALUE_UNIT.search(_TAGS.sub(" ", text)).group("num"))
+        allowed = max(1, sum(1 for x in self.question_numbers if _close(x, written, 1e-9)))
+        if len(before) < allowed or not any(words <= w for w in before):
+            return None
+        return Finding(0, "fail", "MC", f"states {_TAGS.sub(' ', text).strip()[:40]} again, with words of an earlier "
+                       "given line dropped: the givens are repeated, not used.", info={"check": "given_repeat"})
+
     def option_value(self, s: Statement) -> Finding | None:
         """`V = 617 K` where an answer option is 617 K: an option's value, no value of the record (given or
         computed, within 0.5%), stated as a given invents data from the answers."""
@@ -715,6 +768,69 @@ def misdescribed_equation(checker, text: str) -> bool:
         if got is not None:
             return not mp.same_dim(got, want)
     return False
+
+
+# a group in parentheses with no group inside it: a remark of a given line
+_REMARK_GROUP = re.compile(r"\(([^()]*)\)")
+
+
+def remark_value(checker, text: str) -> Finding | None:
+    """Every number a given step states must be a quantity of the problem (by value, of its kind), a constant, a
+    number of the question or a value it implies (`_Checker.implied`), its remarks included: "... on the ball's
+    lowest point (x = 0.12 m)", "Voltage (V) = 8.8 V (V = 12.1 V)", "... the angle it makes with the horizontal
+    (37.8 deg)". The readers judge a line's first value and set its remarks aside, so an invented number in a
+    remark passed unread (session 12, round-9 class B28). Whole numbers of one or two digits without a unit are
+    counts or labels ("(1 M R^2)", "(step 2)") and are not judged, as in `check_given_text`."""
+    plain = _TAGS.sub(" ", text)
+    for group in _REMARK_GROUP.finditer(plain):
+        if re.search(r"(?:[*/^+\-]\s*|\w)$", plain[:group.start()]) or re.match(r"\s*[*/^+\-]", plain[group.end():]):
+            continue  # "2.30*(1.6e-19 J)", "sqrt(2)": a factor of an expression, not a remark
+        inner = mp.normalize(group.group(1))
+        end = 0
+        for m in re.finditer(r"(?<![\w.^])\d", inner):
+            if m.start() < end:
+                continue
+            try:
+                node, _used, _total = mp.parse_prefix(inner[m.start():], checker._names_obj(), True)
+            except mp.ParseFail:
+                continue
+            end = m.start() + len(mp.to_text(node))
+            if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not re.fullmatch(r"\d{1,2}", node[2]))):
+                continue
+            angle = node[0] == "qty" and bool(re.search(r"deg|rad|°", node[4]))
+            if any(checker.fits_given(s, [node]) and (not angle or _is_angle_unit(g.get("unit", "")))
+                   for s, g in checker.gt.givens.items()) or checker.implied([node]) is not None:
+                continue  # a value in degrees is an angle, never a pure ratio of the problem (37.8 deg is no k = 1)
+            shown = mp.to_text(node)
+            return Finding(0, "fail", "MC", f"states {shown} in a remark, which is no quantity of the problem (neither a "
+                           f"given nor a value it implies); the problem gives {checker.given_list()}.",
+                           info={"check": "given_unmatched"})
+    return None
+
+
+# a value and its unit as a given line writes it, "1/K" and "1/s" included
+_VALUE_UNIT = re.compile(rf"(?<![\w.^/])(?P<num>{_NUMBER})\s*(?P<unit>(?:1\s*/\s*)?{_UNIT})")
+
+
+def _worded_values(text: str) -> tuple[set[str], list[tuple[float, mp.Dim | None]]]:
+    """The words and letters of a given line outside its values (lower case), and its distinct values (SI,
+    dimension; None when the unit is not read, then the value as written), for `GivenStatements.echo`."""
+    line = _TAGS.sub(" ", text)
+    values: list[tuple[float, mp.Dim | None]] = []
+    for m in _VALUE_UNIT.finditer(line):
+        unit, factor, dim = _unit_info(m.group("unit").replace(" ", ""))
+        try:
+            si = float(m.group("num")) * factor
+        except ValueError:
+            continue
+        if not any(_close(si, v, 1e-9) and (d is None) == (dim is None) for v, d in values):
+            values.append((si, dim))
+    words = {w.lower() for w in re.findall(r"[A-Za-zα-ωΑ-Ωλμ]\w*", _VALUE_UNIT.sub(" ", line))}
+    return words, values
+
+
+def _is_angle_unit(unit: str) -> bool:
+    return bool(re.fullmatch(r"\s*(?:deg|degrees?|rad|radians?|°)\s*", unit or ""))
 
 
 def _head_meant(gt, words: str) -> str | None:

@@ -99,6 +99,15 @@ _OPPOSITES = (
 )
 # words that name no object after a position word ("behind the mirror", "towards a stationary listener")
 _FILLER = _ARTICLES | frozenset("a an is are was it at to of in on by be".split())
+# the problem giving an object's quantity: "a light string of length 1.2 m", "a curve of radius 85.6 m"
+_OWNED_PROBLEM = re.compile(rf"\b(?P<owner>[A-Za-z]{{3,}})\s+of\s+(?P<qty>[a-z]{{3,}})\s+(?:of\s+)?{_NUMBER}\s*[A-Za-zμΩ°]",
+                            re.IGNORECASE)
+# a given line giving an object's quantity: "the length of the circle is 1.6 m", "the car has a radius of 284 m"
+_OWNED_LINES = (
+    re.compile(rf"\bthe\s+(?P<qty>[a-z]{{3,}})\s+of\s+the\s+(?:[a-z-]+\s+)?(?P<owner>[a-z]{{3,}})\s+(?:is|=|:)\s*"
+               rf"(?P<num>{_NUMBER})\s*(?P<unit>[A-Za-zμΩ°][\w/^*]*)", re.IGNORECASE),
+    re.compile(rf"\bthe\s+(?:[a-z-]+\s+)?(?P<owner>[a-z]{{3,}})\s+has\s+an?\s+(?P<qty>[a-z]{{3,}})\s+of\s+"
+               rf"(?P<num>{_NUMBER})\s*(?P<unit>[A-Za-zμΩ°][\w/^*]*)", re.IGNORECASE))
 # "<quantity> (...) is the <quantity> (...)": one quantity said to be another
 _EQUATED = re.compile(r"\s*(?P<a>(?:the\s+)?[A-Za-z][^=:]{2,80}?)\s+is\s+the\s+(?P<b>[A-Za-z][^=:]*)$", re.IGNORECASE)
 # "The angle of the beam is 70 deg": a quantity of one object
@@ -182,7 +191,7 @@ class ObjectWords:
             self.invented_percent(plain) or self.each_of_several(plain) or self.limit_word(plain) or \
             self.invented_object(plain) or self.target_subject(plain) or self.contradicted_words(plain) or \
             self.other_subject(plain) or self.equated_sides(plain) or self.one_of_pair(plain) or \
-            self.stable_decay(plain)
+            self.stable_decay(plain) or self.other_owner(plain)
 
     def concept(self, text: str) -> Finding | None:
         """The first failure of a <concept> step (`two_laws`, `invented_heading`), else None."""
@@ -429,6 +438,26 @@ class ObjectWords:
                     and _stem(subject.group(1).lower()) not in said:
                 return self._fail(f"calls the value the {m.group('head')} of the {m.group('owner')}, but the problem "
                                   f"gives it between the {subject.group(1)} and the {pair.group(1)}.", "given_object")
+        return None
+
+    def other_owner(self, text: str) -> Finding | None:
+        """"The length of the circle is 1.6 m." where the problem writes "a light string of length 1.6 m ... whirled
+        in a vertical circle", "The car has a radius of 284 m." for "a curve of radius 284 m" (session 12): the
+        problem's "<object> of <quantity> <value>" says whose quantity the value is; a given line that gives the
+        same quantity with that value to another object the problem names has moved it to the wrong object."""
+        named = {_stem(w) for w in _words(self.question)}
+        for said in (m for r in _OWNED_LINES for m in r.finditer(text)):
+            line_values = _clause_values(said.group(0))
+            qty, owner = _stem(said.group("qty").lower()), _stem(said.group("owner").lower())
+            if owner not in named:
+                continue  # an object of the solution's own wording: judged by the word checks, not here
+            for m in _OWNED_PROBLEM.finditer(self.question):
+                if _stem(m.group("qty").lower()) == qty and _stem(m.group("owner").lower()) != owner and any(
+                        mp.same_dim(d, d2) and math.isclose(v, v2, rel_tol=_REL)
+                        for v, d in _clause_values(m.group(0)) for v2, d2 in line_values):
+                    return self._fail(f"gives the {said.group('qty')} {said.group('num')} {said.group('unit')} to the "
+                                      f"{said.group('owner')}, but the problem gives it to the {m.group('owner')}.",
+                                      "given_object")
         return None
 
     def stable_decay(self, text: str) -> Finding | None:
