@@ -996,15 +996,30 @@ _SAME_SYMBOL_AGAIN = re.compile(r"^\s*(?P<sym>[A-Za-zα-ωΑ-Ω][\w']*)\s*=\s*(?
 
 def _in_question(clause: str, question: str) -> bool:
     """Whether a given clause with a symbolic right-hand side is written word for word in the question
-    (spacing aside): "I = 0.5 M R^2" for a body "whose moment of inertia ... is I = 0.5 M R^2"."""
+    (spacing aside): "I = 0.5 M R^2" for a body "whose moment of inertia ... is I = 0.5 M R^2"; or its right
+    side alone, after "=", under another letter ("m = 0.5 M R^2")."""
     def norm(t: str) -> str:
         return re.sub(r"\s+", "", mp.normalize(t))
     # "The moment of inertia ... is I = 0.5 M R^2,": the equation from its symbol on, without the words before
+    written = clause
     clause = re.sub(r"^.*?(?<![\w'])(?=[A-Za-zα-ωΑ-Ω][\w']*\s*=)", "", clause, count=1).rstrip(" ,.;")
     c = norm(clause)
     rhs = re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", clause.split("=", 1)[1] if "=" in clause else "")
     symbolic = [w for w in re.findall(r"[A-Za-z]\w*", rhs) if mp.unit_word(w) is None]  # not "17 uF"
-    return len(c) >= 5 and bool(symbolic) and c in norm(question)
+    if len(c) < 5 or not symbolic:
+        return False
+    if c in norm(question):
+        return True
+    # "m = 0.5 M R^2 (inertia)", "Im = 0.4 M R^2": the problem's formula under a letter of the solution's own
+    # restates it all the same (session 12; the labels accept such lines before a later error)
+    # ... only as the whole line ("The mass of the body is I = 0.4 M R^2" says more) and one formula, not a chain
+    # ("C = 1/(4*pi*eps0) = 9e9 N*m^2/C^2" is the problem's constant again under another letter: a repeat)
+    if written.strip() != clause.strip() or clause.count("=") != 1:
+        return False
+    own = re.sub(r"\s*\([^()]*\)\s*$", "", clause.split("=", 1)[1])  # the remark aside
+    letters = [w for w in re.findall(r"[A-Za-z]\w*", re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", own))
+               if mp.unit_word(w) is None]  # a formula in letters ("0.5 M R^2"), not a value ("8.85e-12 F/m")
+    return bool(letters) and len(norm(own)) >= 5 and norm("=" + own) in norm(question)
 
 
 def _unit_remark_clash(said: str) -> re.Match | None:

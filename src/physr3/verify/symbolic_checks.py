@@ -811,7 +811,8 @@ class _Checker:
                            f"value of another kind than {self.gt.units.get(name) or 'a pure number'}.",
                            info={"check": "given_symbol", "symbol": name})
         alias = self.alias_given(readings)
-        if alias and self.described(self.label) == name and not self.words_fit_alias(alias, self.label, name):
+        if alias and self.described(self.label) == name and not self.words_fit_alias(alias, self.label, name) \
+                and not self.words_of_value(name, alias, readings, self.label):
             # `f = 130 cm (image focal length)`: the words say it is f, the value is the object distance u's
             raw = segs[0][0]
             return Finding(0, "fail", "MC", f"states the {self.gt.descriptions.get(name, name)} as {raw[:40]}, which is "
@@ -890,7 +891,23 @@ class _Checker:
                     ulp_si = self.gt.stated_ulp.get(name, 0.0) * factor  # the precision the problem states
                     if abs(w - stated * factor) <= max(self.tol.half_ulp * ulp_si, 1e-9 * abs(stated * factor)):
                         return True
+                    if self.rounded_once(node, w, stated * factor, ulp_si):
+                        return True
         return False
+
+    def rounded_once(self, node: mp.Node, written: float, stated_si: float, ulp_si: float) -> bool:
+        """Whether a given's value is the problem's rounded to one significant digit fewer, keeping at least two
+        ("h = 9.8 m" for 9.81 m, "L = 9.3 m" for 9.31 m): the same given, rounded as the rubric allows ("rounding
+        within 1% is fine; sig figs do not matter"); a truncation that is no rounding ("9.1 kg" for 9.19 kg) and
+        a whole number for a decimal ("2" for 2.4) stay wrong (session 12, early misses of two sets)."""
+        text = node[2] if node[0] == "num" else node[4].split()[0] if node[0] == "qty" else ""
+        ulp = _literal_ulp(text) if text[:1].isdigit() else None
+        digits = re.sub(r"[eE].*$", "", text).replace(".", "").lstrip("0")
+        if ulp is None or ulp_si <= 0 or len(digits) < 2 or not node[1]:
+            return False
+        written_ulp_si = ulp * abs(written / node[1])  # the written unit's last digit, in SI
+        return math.isclose(written_ulp_si, 10 * ulp_si, rel_tol=1e-6) and \
+            abs(written - stated_si) <= self.tol.half_ulp * written_ulp_si
 
     def _expected_factor(self, name: str) -> float:
         return self.gt.factors.get(name, 1.0)
@@ -1052,9 +1069,12 @@ class _Checker:
                 meant = None if self.paired_remark(alias) else self.described(self.label)
                 if meant in self.gt.givens and meant != alias and not self.fits_given(meant, readings) and \
                         not (alias and self.described_as(alias, self.label)
-                             and not self.outworded(meant, alias)):  # "L1 = 4.2 cm (thick wall)"
+                             and not self.outworded(meant, alias)) and \
+                        not self.words_of_value(meant, alias, readings, self.label):  # "L1 = 4.2 cm (thick wall)"
                     return self.misdescribed_given(meant, _raw, alias)
                 if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, self.label, meant) \
+                        and not self.words_of_value(meant, alias, readings, self.label) \
+                        and not self.implied_count(meant, readings) \
                         and not any(own_constant(name, v) for n in readings for v in self.values(n)):  # `g = 9.81`
                     return self.described_unknown(meant, _raw)
                 kind = _conventional_dim(name)
@@ -1453,6 +1473,46 @@ class _Checker:
         apart = stems(self.gt.descriptions.get(meant, "")) - theirs if meant else set()
         return bool(mine & theirs) and not (mine & apart)
 
+    def words_of_value(self, meant: str, alias: str | None, readings: Sequence[mp.Node], label: str) -> bool:
+        """Whether words that describe quantity `meant` best are read as the words of `alias`, the given whose
+        value the step states, because the value cannot be `meant`'s: its unit is of another kind than `meant`'s
+        ("The second ball's initial velocity (v2) is 6.6 m/s" beside the mass of the second ball; "voltage applied
+        across the capacitor" for 460 V beside the capacitance). Words bind to a quantity only where the value
+        fits it, so they are then judged against `alias`: they must share a word with its description, name no
+        quantity noun of another kind than the value (`_KIND_NOUNS`: "the mass of the ball is 8.20 m/s" stays a
+        claim) and hold no word that sets `meant` apart from `alias` other than `meant`'s own quantity noun
+        ("velocity of the electron" for the speed of light, "heat rejected to the cold reservoir" for the heat
+        absorbed, stay wrong; session 12, early misses of every set)."""
+        written = [n for n in readings if mp.has_units(n)]  # `460 V`, not 460 times the symbol V
+        if alias is None or not written:
+            return False
+        want = self.dims.get(meant)
+        got = [mp.dimension(n, self.dims) for n in written]
+        if want is None or any(d is None or mp.same_dim(d, want) for d in got):
+            return False
+        words = _strip_numbers(mp.normalize(label))
+        noun = _kind_noun(words.lower())
+        if noun is not None and not any(mp.same_dim(noun[1], d) for d in got):
+            return False
+
+        def stems(text: str) -> set[str]:
+            return {_stem_syn(w) for w in _stems(text) - _DESC_GENERIC if len(w) > 2}
+
+        mine, theirs = stems(words), stems(self.gt.descriptions.get(alias, ""))
+        own_noun = _kind_noun(self.gt.descriptions.get(meant, "").lower())
+        apart = stems(self.gt.descriptions.get(meant, "")) - theirs - (stems(own_noun[0]) if own_noun else set())
+        return bool(mine & theirs) and not (mine & apart)
+
+    def implied_count(self, meant: str, readings: Sequence[mp.Node]) -> bool:
+        """Whether a stated value is a bare whole number the problem implies (`n = 1 [first order]` for "diffracted
+        in first order", a number of the question) while `meant`, the quantity to be found its words describe,
+        has a unit: a count or an order, never that quantity's value, whatever words it shares with its
+        description ("first-order glancing angle"; session 12, r9-134)."""
+        if not self.gt.units.get(meant):
+            return False
+        bare = [n for n in readings if n[0] == "num"]
+        return bool(bare) and all(float(n[1]).is_integer() for n in bare) and self.implied(bare) is not None
+
     def description_word(self, word: str) -> bool:
         """Whether a single word is a word of the problem's descriptions ("wavelength", "mass") and no name
         the verifier reads as a symbol ("Vmax", "Tfinal" are names)."""
@@ -1651,9 +1711,11 @@ class _Checker:
             start = m.start() + len(mp.to_text(node))
             alias = self.alias_given([node])
             meant = self.described(label)
-            if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
+            fits_words = meant is not None and self.words_of_value(meant, alias, [node], label)
+            if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]) and not fits_words:
                 return self.misdescribed_given(meant, mp.to_text(node), alias)
-            if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, label, meant):
+            if meant in self.gt.equations and meant != alias and not self.words_fit_alias(alias, label, meant) \
+                    and not fits_words:
                 return self.described_unknown(meant, mp.to_text(node))
             which = _WHICH_IS.match(plain[start:])
             foreign = self.foreign_words(alias, which.group(1)) if alias and which else None
@@ -1665,7 +1727,8 @@ class _Checker:
                     after = _VALUE_THEN_WORDS.search(whole)
             if after and not foreign:  # "140 g: specific heat": the words after the value say what it is
                 meant = self.described(after.group(1))
-                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]):
+                if meant in self.gt.givens and meant != alias and not self.fits_given(meant, [node]) and \
+                        not self.words_of_value(meant, alias, [node], after.group(1)):
                     return self.misdescribed_given(meant, mp.to_text(node), alias)
                 foreign = self.foreign_words(alias, "= " + after.group(1))
             if foreign:  # "... is 385 mm^-1, which is the refractive index of the light": another meaning

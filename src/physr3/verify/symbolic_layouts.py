@@ -90,6 +90,21 @@ reader that misfired; one sentence each:
 - `_Checker.meaning_words`: a remark whose first word after an article says where the value comes from (`(in the
   given)`, "the given direction") is a remark on the value, not another meaning (`_REMARK_OPENERS`).
 
+Session twelve, from the early misses on model-written rows of all eleven tuning sets (round 9's classes A1 and
+kin), one sentence each:
+
+- `_Checker.words_of_value`: words that describe a quantity of another kind than the stated value best ("The
+  second ball's initial velocity (v2) is 6.6 m/s" beside the mass of the second ball) are judged against the given
+  the value fits, and pass when they fit it (a word shared, no quantity noun of another kind, nothing that sets the
+  other quantity apart but its own quantity noun): words bind to a quantity only where the value fits it.
+- `_Checker.implied_count`: a bare whole number the problem implies (`n = 1 [first order]`) is a count or an
+  order, never the value of a quantity to be found with a unit whose description shares its words.
+- `_Checker.rounded_once`: a given's value rounded to one significant digit fewer, two at least (`h = 9.8 m` for
+  9.81 m), is that given (the rubric: rounding within 1% is fine).
+- `symbolic._in_question`, `restates_problem`: the problem's own formula as a whole given line under a letter of
+  the solution's (`m = 0.5 M R^2 (inertia)`), and a value-less naming of a letter the problem itself defines, in
+  the problem's words (`I, the moment of inertia about the central axis`), restate the problem.
+
 Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both use these readers.
 """
 
@@ -181,11 +196,13 @@ def _words(text: str) -> list[str]:
 def restates_problem(text: str, question: str) -> bool:
     """Whether a step is a sentence with no number and no symbol whose content words (at least two) all occur
     in the problem's text: a restatement of the problem ("The block is initially at rest." for "... released from
-    rest"), which states nothing new and so nothing wrong."""
+    rest"), which states nothing new and so nothing wrong. A letter the problem itself defines ("... is I = 0.5 M
+    R^2") may name its quantity there ("I, the moment of inertia about the central axis"; session 12)."""
     plain = re.sub(r"<[^<>]*>", " ", text or "")
     if re.search(r"\d", plain) or "=" in plain or not question:
         return False
-    if any(mp.symbol_like(t) for t in re.findall(r"[A-Za-zα-ωΑ-Ω$][\w'$]*", plain)):
+    if any(mp.symbol_like(t) and not re.search(rf"(?<![\w.]){re.escape(t)}\s*=", question)
+           for t in re.findall(r"[A-Za-zα-ωΑ-Ω$][\w'$]*", plain)):
         return False  # "$L$: the length of the pendulum", "V - peak voltage": a letter listed, not a sentence
     mine = _words(plain)
     theirs = set(_words(question))
