@@ -13,9 +13,17 @@ this script measures, in one run, on the embedded model's shapes (read from its 
             cache aside) as one OpenVINO model of f16 weights, compiled with the engine's CPU settings (so bf16
             where the CPU has AVX512-BF16, as the engine's "fast" precision), fed `batch` tokens at once. Its
             tokens/s bounds any engine built on OpenVINO's kernels: no attention, KV cache, sampling or scheduling.
+            `--weights f16,i8` adds the same chain with int8 weights (what an int8 export could reach).
   torch   - the same chain through torch in bf16 (the transformers engine's kernels).
-  engine  - with --engines: `benchmarks/generation.py --json`'s rows (OpenVINO and transformers engines, 8..32
-            distinct solve prompts, EOS ignored), with the share of the linear bound each reaches.
+  prefill - the same chain fed `--prefill-chunk` tokens at once (OpenVINO's prefill runs the prompt in chunks of
+            256 tokens by default): the rate at which any engine on these kernels can read a prompt.
+  engine  - with --engines: `benchmarks/generation.py --json`'s rows (OpenVINO and transformers engines, 1..32
+            distinct solve prompts of ~450 tokens, EOS ignored), each with two bounds for its own workload: the
+            decode bound (the linear chain at its batch size) and the workload bound, which also charges the
+            prompts' prefill at the prefill rate, minus the prefix all prompts of the batch share (what prefix
+            caching can save): bound = B*new / (B*(prompt - shared)/prefill + B*new/decode(B)). Attention over
+            the cache, sampling and scheduling come on top of both, so an engine's share of the workload bound is
+            how much of this CPU's kernel time it turns into tokens.
 One JSON line per row: {"what", "batch", "tok_s", "gflops", "threads", "load_avg", ...}. GFLOP/s counts 2 per
 multiply-add of the linear layers. On a shared CPU read the figures as ratios within one run.
 """
@@ -70,20 +78,28 @@ def stream_gb_s(threads: int, min_seconds: float) -> float:
     return 2 * src.numel() * 4 / seconds / 1e9
 
 
-def _openvino_chain(config, batch: int):
-    """The decode step's linear layers as one OpenVINO model: x[batch, hidden] -> logits, f16 weights.
+def _openvino_chain(config, batch: int, weights: str = "f16"):
+    """The decode step's linear layers as one OpenVINO model: x[batch, hidden] -> logits.
 
     Within a layer the projections feed each other as in the model (q -> o, gate * up -> down, residual adds);
     k and v are summed into the residual so the compiler cannot drop them. Weights are random, scaled so
-    activations stay near unit size (no denormals or overflow to slow the kernels)."""
+    activations stay near unit size (no denormals or overflow to slow the kernels). `weights`: "f16" (the
+    engine's GGUF) or "i8" (symmetric int8 with one scale per output row, the pattern OpenVINO's CPU plugin
+    fuses into a compressed-weight FullyConnected, with its int8 kernels where the CPU has VNNI)."""
     import openvino as ov
     import openvino.opset13 as ops
 
     rng = np.random.default_rng(0)
 
     def linear(x, n_in: int, n_out: int):
-        weight = (rng.standard_normal((n_out, n_in)) / np.sqrt(n_in)).astype(np.float16)
-        return ops.matmul(x, ops.convert(ops.constant(weight), ov.Type.f32), False, True)
+        weight = rng.standard_normal((n_out, n_in)) / np.sqrt(n_in)
+        if weights == "i8":
+            scale = np.abs(weight).max(axis=1, keepdims=True) / 127
+            quantized = ops.constant(np.round(weight / scale).astype(np.int8))
+            weight_node = ops.multiply(ops.convert(quantized, ov.Type.f32), ops.constant(scale.astype(np.float32)))
+        else:
+            weight_node = ops.convert(ops.constant(weight.astype(np.float16)), ov.Type.f32)
+        return ops.matmul(x, weight_node, False, True)
 
     h, i = config.hidden_size, config.intermediate_size
     head_dim = getattr(config, "head_dim", None) or h // config.num_attention_heads
@@ -99,12 +115,13 @@ def _openvino_chain(config, batch: int):
     return ov.Model([linear(y, h, config.vocab_size)], [x], "linear_chain")
 
 
-def openvino_linear_tok_s(config, batch: int, threads: int, min_seconds: float) -> tuple[float, str]:
+def openvino_linear_tok_s(config, batch: int, threads: int, min_seconds: float,
+                          weights: str = "f16") -> tuple[float, str]:
     """Tokens/s of the linear chain at `batch`, compiled as the engine compiles (its "fast" precision)."""
     import openvino as ov
 
     core = ov.Core()
-    compiled = core.compile_model(_openvino_chain(config, batch), "CPU",
+    compiled = core.compile_model(_openvino_chain(config, batch, weights), "CPU",
                                   {"INFERENCE_NUM_THREADS": threads, "NUM_STREAMS": 1})
     request = compiled.create_infer_request()
     x = np.random.default_rng(1).standard_normal((batch, config.hidden_size)).astype(np.float32)
@@ -140,12 +157,23 @@ def torch_linear_tok_s(config, batch: int, threads: int, min_seconds: float) -> 
     return batch / _timed(step, min_seconds)
 
 
+def workload_bound(batch: int, prompt_tokens: float, new_tokens: int, prefill_tok_s: float,
+                   decode_tok_s: float) -> float:
+    """Generated tokens/s if the linear layers were the only cost: read `batch` prompts of `prompt_tokens` at
+    the prefill rate, then decode `new_tokens` each at the decode rate of that batch size."""
+    seconds = batch * prompt_tokens / prefill_tok_s + batch * new_tokens / decode_tok_s
+    return batch * new_tokens / seconds
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", default="embedded", help="model.name_or_path (default: embedded)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--batches", default="1,8,32")
     parser.add_argument("--seconds", type=float, default=3.0, help="minimum timed seconds per bound")
+    parser.add_argument("--prefill-chunk", type=int, default=256, help="tokens per prefill pass (OpenVINO's default)")
+    parser.add_argument("--weights", default="f16,i8",
+                        help="OpenVINO chain weights, comma-separated: f16 (the engine's) and/or i8")
     parser.add_argument("--engines", action="store_true", help="also run generation.py --json's engine rows")
     parser.add_argument("--max-new-tokens", type=int, default=128, help="with --engines (generation.py: 256)")
     args = parser.parse_args(argv)
@@ -171,25 +199,35 @@ def main(argv: list[str] | None = None) -> int:
           "batch1_bound_tok_s": round(bandwidth * 1e9 / weight_bytes, 1)})
     bounds = {}
     for batch in batches:
-        tok_s, precision = openvino_linear_tok_s(config, batch, args.threads, args.seconds)
-        bounds[batch] = tok_s
-        emit({"what": "linear-openvino", "batch": batch, "tok_s": round(tok_s, 1),
-              "gflops": round(tok_s * per_token / 1e9, 1), "precision": precision})
+        for weights in args.weights.split(","):
+            tok_s, precision = openvino_linear_tok_s(config, batch, args.threads, args.seconds, weights)
+            bounds.setdefault(batch, tok_s)  # the first kind (f16 by default: the engine's weights) is the bound
+            emit({"what": f"linear-openvino-{weights}", "batch": batch, "tok_s": round(tok_s, 1),
+                  "gflops": round(tok_s * per_token / 1e9, 1), "precision": precision})
         tok_s = torch_linear_tok_s(config, batch, args.threads, args.seconds)
         emit({"what": "linear-torch-bf16", "batch": batch, "tok_s": round(tok_s, 1),
               "gflops": round(tok_s * per_token / 1e9, 1)})
+    prefill, _ = openvino_linear_tok_s(config, args.prefill_chunk, args.threads, args.seconds)
+    emit({"what": "prefill-openvino-f16", "batch": args.prefill_chunk, "tok_s": round(prefill, 1),
+          "gflops": round(prefill * per_token / 1e9, 1)})
     if args.engines:
         sys.path.insert(0, str(Path(__file__).parent))
         from generation import measure_engines
 
         engine_args = SimpleNamespace(model=args.model, dtype="auto", threads=args.threads, no_prefix_caching=False,
                                       openvino_exact=False, max_new_tokens=args.max_new_tokens, batches=args.batches)
+        shared = 0
         for row in measure_engines(engine_args):
-            tok_s = row["tok_s"]
-            emit({"what": f"engine-{row['engine']}", "batch": row["batch"], "tok_s": tok_s,
-                  "gflops": round(tok_s * per_token / 1e9, 1),
-                  "share_of_openvino_linear_bound": round(tok_s / bounds[row["batch"]], 2),
-                  "ratio_to_transformers": row["ratio_to_transformers"]})
+            batch, tok_s = row["batch"], row["tok_s"]
+            # the transformers engine returns prompt ids, OpenVINO does not: the batch's prompts are the same
+            shared = row["shared_prefix_tokens"] if row["shared_prefix_tokens"] is not None else shared
+            saved = shared if batch > 1 else 0  # one prompt shares nothing with another
+            unshared = row["prompt_tokens"] - saved
+            workload = workload_bound(batch, unshared, args.max_new_tokens, prefill, bounds[batch])
+            emit({"what": f"engine-{row['engine']}", "batch": batch, "tok_s": tok_s,
+                  "ratio_to_transformers": row["ratio_to_transformers"], "prompt_tokens": row["prompt_tokens"],
+                  "shared_prefix_tokens": saved, "decode_bound_tok_s": round(bounds[batch], 1),
+                  "workload_bound_tok_s": round(workload, 1), "share_of_workload_bound": round(tok_s / workload, 2)})
     return 0
 
 

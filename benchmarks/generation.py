@@ -13,8 +13,9 @@ stop string and token cap, measured in one process, one after another:
 With `--adapter DIR` (a LoRA adapter folder, e.g. runs/demo/sft/adapter), two more rows at batch 8: decoding
 through the unmerged PEFT adapter, and through a merged copy (physr3.models.merged, what eval and training use).
 With `--json`: the engine comparison instead, one JSON line per engine and batch size
-`{"engine", "batch", "tok_s", "ratio_to_transformers", "threads", "load_avg", "prefix_caching"}`, all from one run: the same solve prompts
-for every engine, `--threads` (default 1) for both engines, 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
+`{"engine", "batch", "tok_s", "ratio_to_transformers", "threads", "load_avg", "prefix_caching", "prompt_tokens",
+"shared_prefix_tokens"}` (the mean prompt length, and the token prefix all prompts of the batch share: null when the
+engine does not return prompt ids), all from one run: the same solve prompts for every engine, `--threads` (default 1) for both engines, 256 new tokens (`--max-new-tokens`), end-of-sequence and stop strings ignored,
 so every row decodes exactly the cap; for each batch size the engines run one after another (transformers
 first), after a short warm-up on OTHER questions (generated problems): with OpenVINO's prefix caching
 (`generation.openvino_prefix_caching`, on unless `--no-prefix-caching`) only the prompt prefix they share with
@@ -246,10 +247,14 @@ def measure_engines(args: argparse.Namespace):
             assert tokens == batch * args.max_new_tokens, (name, tokens)
             tok_s = tokens / dt
             base = tok_s if name == "transformers" else base
+            prompts = [c.prompt_ids for c in out]
+            shared = len(os.path.commonprefix(prompts)) if all(p is not None for p in prompts) else None
             yield {"engine": name, "batch": batch, "tok_s": round(tok_s, 1),
                    "ratio_to_transformers": round(tok_s / base, 2), "threads": threads,
                    "load_avg": round(os.getloadavg()[0], 2),
-                   "prefix_caching": None if name == "transformers" else eng.prefix_caching}
+                   "prefix_caching": None if name == "transformers" else eng.prefix_caching,
+                   "prompt_tokens": round(sum(c.prompt_tokens for c in out) / len(out), 1),
+                   "shared_prefix_tokens": shared}
 
 
 if __name__ == "__main__":

@@ -38,3 +38,9 @@ def test_openvino_chain_runs_at_the_requested_batch():
 
 def test_torch_chain_runs():
     assert roofline.torch_linear_tok_s(_tiny_config(), batch=4, threads=1, min_seconds=0.05) > 0
+
+
+def test_the_workload_bound_charges_prefill_and_decode():
+    assert roofline.workload_bound(8, 0, 100, prefill_tok_s=1000, decode_tok_s=400) == pytest.approx(400)
+    # 8 prompts of 450 tokens: 3.6 s of prefill, then 2 s of decoding 800 tokens
+    assert roofline.workload_bound(8, 450, 100, prefill_tok_s=1000, decode_tok_s=400) == pytest.approx(800 / 5.6)
