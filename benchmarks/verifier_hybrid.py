@@ -1,0 +1,87 @@
+"""A judge only where the symbolic verifier is unsure: agreement and judge calls, from kept judge replies.
+
+    python benchmarks/verifier_hybrid.py --rounds round9 round10     # sets with replies under judge/
+
+The symbolic verifier's findings are of two kinds (`physr3.verify.symbolic_outcome.READING_CHECKS`): a stated
+number that contradicts the problem or a computed value (a "hard" finding), or a reading of the solution's own
+words, letters and relations, which trips on correct work far more often. The hybrid keeps a hard finding and
+asks the LLM judge about everything else (no error found, a reading finding, an unreadable step), so a judge is
+called only for part of the solutions. This script scores, per labelled round that has kept judge replies
+(`benchmarks/data/real_solutions/judge/<round>_replies.jsonl`, the replies of `--judge-replies`), the step-exact
+agreement of the symbolic verifier (`--unchecked`, default error), of the judge alone and of the hybrid, and the
+share of solutions the hybrid sends to the judge. Offline: the judge's verdicts come from the kept replies through
+`LLMJudge.interpret`, as in `benchmarks/verifier.py --judge-replies`. A round the verifier was tuned on flatters
+the symbolic verifier and so the hybrid; only a round measured before it was read is a held-out figure.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from verifier import offline_judge, score_reply  # noqa: E402  (the benchmark's own judge scoring)
+
+SETS = Path(__file__).parent / "data" / "real_solutions"
+
+
+def is_hard(verdict) -> bool:
+    """A symbolic verdict the hybrid keeps: an error found by a check outside READING_CHECKS."""
+    from physr3.verify.symbolic_outcome import READING_CHECKS
+
+    return verdict.error_step > 0 and verdict.details.get("check") not in READING_CHECKS
+
+
+def score_round(name: str, unchecked: str) -> dict:
+    """Step-exact counts of the symbolic verifier, the judge and the hybrid on one round, and the judge calls."""
+    from physr3.verify.runner import read_items
+    from physr3.verify.symbolic import SymbolicVerifier
+
+    items = read_items(str(SETS / f"{name}_test.jsonl"), need_ground_truth=True, limit=None)
+    with open(SETS / "judge" / f"{name}_replies.jsonl", encoding="utf-8") as f:
+        replies = {row["id"]: row["reply"] for row in map(json.loads, f)}
+    judge = offline_judge("kept-replies", "clamp")
+    symbolic = SymbolicVerifier(unchecked=unchecked).verify_batch([(p, s) for p, s, _ in items])
+    row = {"round": name, "n": len(items), "symbolic": 0, "judge": 0, "hybrid": 0, "judge_calls": 0,
+           "hard": 0, "hard_exact": 0}
+    for (problem, solution, record), sym in zip(items, symbolic):
+        label = record["label_error_step"]
+        by_judge = score_reply(judge, replies[problem.id], solution)
+        hard = is_hard(sym)
+        hybrid = sym if hard else by_judge
+        row["symbolic"] += sym.error_step == label
+        row["judge"] += by_judge.error_step == label
+        row["hybrid"] += hybrid.error_step == label
+        row["judge_calls"] += not hard
+        row["hard"] += hard
+        row["hard_exact"] += hard and sym.error_step == label
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", nargs="+", default=["round10"], help="set names with kept judge replies")
+    parser.add_argument("--unchecked", default="error", choices=("pass", "error"))
+    args = parser.parse_args(argv)
+    totals: dict[str, int] = {}
+    for name in args.rounds:
+        row = score_round(name, args.unchecked)
+        n = row["n"]
+        print(f"{name}: n {n}; step exact: symbolic {row['symbolic']} ({row['symbolic'] / n:.1%}), judge "
+              f"{row['judge']} ({row['judge'] / n:.1%}), hybrid {row['hybrid']} ({row['hybrid'] / n:.1%}) with "
+              f"{row['judge_calls']} judge calls ({row['judge_calls'] / n:.0%}); hard findings kept "
+              f"{row['hard']}, exact {row['hard_exact']}")
+        for key, value in row.items():
+            if key != "round":
+                totals[key] = totals.get(key, 0) + value
+    if len(args.rounds) > 1:
+        n = totals["n"]
+        print(f"all: n {n}; symbolic {totals['symbolic'] / n:.1%}, judge {totals['judge'] / n:.1%}, hybrid "
+              f"{totals['hybrid'] / n:.1%}, judge calls {totals['judge_calls'] / n:.0%}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

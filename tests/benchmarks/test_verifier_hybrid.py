@@ -1,0 +1,25 @@
+"""benchmarks/verifier_hybrid.py on a kept round: the hybrid takes the symbolic verdict exactly where the finding
+is hard, the judge's everywhere else, so its counts follow from the two verifiers' verdicts item by item."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("verifier_hybrid", ROOT / "benchmarks" / "verifier_hybrid.py")
+hybrid = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(hybrid)
+
+
+def test_round_scores_are_consistent_and_printed(capsys):
+    row = hybrid.score_round("round6", "error")
+    assert row["n"] == 163 and row["hard"] + row["judge_calls"] == 163
+    assert row["judge"] == 130  # the kept judge's documented round-6 figure (data README)
+    # the hybrid can only be right where one of the two it takes from is right, and is right on every kept hard hit
+    assert row["hard_exact"] <= row["hybrid"] <= row["hard_exact"] + row["judge_calls"]
+    assert hybrid.main(["--rounds", "round6"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(rf"round6: n 163; step exact: symbolic {row['symbolic']} .*hybrid {row['hybrid']} .*with "
+                     rf"{row['judge_calls']} judge calls", out), out
