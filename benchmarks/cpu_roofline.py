@@ -41,13 +41,17 @@ from types import SimpleNamespace
 import numpy as np
 
 
+def _widths(config) -> tuple[int, int, int, int]:
+    """hidden, intermediate, query and key/value widths of a Llama-family config (grouped-query attention)."""
+    h = config.hidden_size
+    head_dim = getattr(config, "head_dim", None) or h // config.num_attention_heads
+    return h, config.intermediate_size, config.num_attention_heads * head_dim, config.num_key_value_heads * head_dim
+
+
 def linear_shapes(config) -> list[tuple[int, int]]:
     """(in, out) of every linear layer one decode step runs, in order, for a Llama-family config."""
-    h, i = config.hidden_size, config.intermediate_size
-    head_dim = getattr(config, "head_dim", None) or h // config.num_attention_heads
-    kv = config.num_key_value_heads * head_dim
-    layer = [(h, config.num_attention_heads * head_dim), (h, kv), (h, kv), (config.num_attention_heads * head_dim, h),
-             (h, i), (h, i), (i, h)]
+    h, i, q_dim, kv = _widths(config)
+    layer = [(h, q_dim), (h, kv), (h, kv), (q_dim, h), (h, i), (h, i), (i, h)]
     return layer * config.num_hidden_layers + [(h, config.vocab_size)]
 
 
@@ -101,9 +105,7 @@ def _openvino_chain(config, batch: int, weights: str = "f16"):
             weight_node = ops.convert(ops.constant(weight.astype(np.float16)), ov.Type.f32)
         return ops.matmul(x, weight_node, False, True)
 
-    h, i = config.hidden_size, config.intermediate_size
-    head_dim = getattr(config, "head_dim", None) or h // config.num_attention_heads
-    q_dim, kv = config.num_attention_heads * head_dim, config.num_key_value_heads * head_dim
+    h, i, q_dim, kv = _widths(config)
     x = ops.parameter([batch, h], ov.Type.f32, name="x")
     y = x
     for _ in range(config.num_hidden_layers):

@@ -17,12 +17,11 @@ the symbolic verifier and so the hybrid; only a round measured before it was rea
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from verifier import offline_judge, score_reply  # noqa: E402  (the benchmark's own judge scoring)
+from verifier import offline_judge, read_replies, score_reply  # noqa: E402  (the benchmark's own judge scoring)
 
 SETS = Path(__file__).parent / "data" / "real_solutions"
 
@@ -39,9 +38,9 @@ def score_round(name: str, unchecked: str) -> dict:
     from physr3.verify.runner import read_items
     from physr3.verify.symbolic import SymbolicVerifier
 
-    items = read_items(str(SETS / f"{name}_test.jsonl"), need_ground_truth=True, limit=None)
-    with open(SETS / "judge" / f"{name}_replies.jsonl", encoding="utf-8") as f:
-        replies = {row["id"]: row["reply"] for row in map(json.loads, f)}
+    real = str(SETS / f"{name}_test.jsonl")
+    items = read_items(real, need_ground_truth=True, limit=None)
+    replies = read_replies(str(SETS / "judge" / f"{name}_replies.jsonl"), real, items)
     judge = offline_judge("kept-replies", "clamp")
     symbolic = SymbolicVerifier(unchecked=unchecked).verify_batch([(p, s) for p, s, _ in items])
     row = {"round": name, "n": len(items), "symbolic": 0, "judge": 0, "hybrid": 0, "judge_calls": 0,
