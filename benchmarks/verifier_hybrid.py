@@ -11,7 +11,9 @@ called only for part of the solutions. This script scores, per labelled round th
 agreement of the symbolic verifier (`--unchecked`, default error), of the judge alone and of the hybrid, and the
 share of solutions the hybrid sends to the judge. Offline: the judge's verdicts come from the kept replies through
 `LLMJudge.interpret`, as in `benchmarks/verifier.py --judge-replies`. A round the verifier was tuned on flatters
-the symbolic verifier and so the hybrid; only a round measured before it was read is a held-out figure.
+the symbolic verifier and so the hybrid; only a round measured before it was read is a held-out figure. The
+policy is `verifier.kind=hybrid`'s (`physr3.verify.hybrid.keeps_symbolic`); with `--unchecked error` (the default)
+the symbolic part is the one that verifier kind runs.
 """
 
 from __future__ import annotations
@@ -26,15 +28,9 @@ from verifier import offline_judge, read_replies, score_reply  # noqa: E402  (th
 SETS = Path(__file__).parent / "data" / "real_solutions"
 
 
-def is_hard(verdict) -> bool:
-    """A symbolic verdict the hybrid keeps: an error found by a check outside READING_CHECKS."""
-    from physr3.verify.symbolic_outcome import READING_CHECKS
-
-    return verdict.error_step > 0 and verdict.details.get("check") not in READING_CHECKS
-
-
 def score_round(name: str, unchecked: str) -> dict:
     """Step-exact counts of the symbolic verifier, the judge and the hybrid on one round, and the judge calls."""
+    from physr3.verify.hybrid import keeps_symbolic
     from physr3.verify.runner import read_items
     from physr3.verify.symbolic import SymbolicVerifier
 
@@ -48,7 +44,7 @@ def score_round(name: str, unchecked: str) -> dict:
     for (problem, solution, record), sym in zip(items, symbolic):
         label = record["label_error_step"]
         by_judge = score_reply(judge, replies[problem.id], solution)
-        hard = is_hard(sym)
+        hard = keeps_symbolic(sym)
         hybrid = sym if hard else by_judge
         row["symbolic"] += sym.error_step == label
         row["judge"] += by_judge.error_step == label

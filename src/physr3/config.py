@@ -314,7 +314,8 @@ class VerifierConfig(Checked):
     # No fixed choices: the verifier registry checks the name, so a verifier registered by a user's own module
     # (`physr3.verify.registry.register_verifier`) is a valid kind too.
     kind: str = opt("symbolic", "A registered verifier: symbolic (offline, needs step-level ground truth) | llm "
-                    "(OpenAI-compatible judge) | one registered by your own code.")
+                    "(OpenAI-compatible judge) | hybrid (a symbolic finding that a stated number is wrong, else "
+                    "the judge: about half the judge calls) | one registered by your own code.")
     judge_base_url: str | None = opt(None, "OpenAI-compatible base URL (None = the SDK default, api.openai.com).")
     judge_model: str = opt("gpt-4o", "Judge model name.")
     api_key_env: str = opt("OPENAI_API_KEY", "Environment variable that holds the judge's API key.")

@@ -123,6 +123,7 @@ class LLMJudge:
     """The paper's verifier over an OpenAI-compatible endpoint (see the module docstring)."""
 
     name = "llm"
+    needs_reference_text = True  # the prompt carries the ground-truth solution text
 
     def __init__(self, client: ChatClient, cfg: VerifierConfig | None = None, *, temperature: float = 0.0,
                  max_tokens: int | None = 1024):

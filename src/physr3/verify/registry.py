@@ -24,6 +24,7 @@ from physr3.registry import Registry
 F = TypeVar("F", bound=Callable[..., Any])
 
 VERIFIERS: Registry[Callable[..., Any]] = Registry("verifier", sort_names=True)
+VERIFIERS.register("hybrid", "physr3.verify.hybrid:HybridVerifier")
 VERIFIERS.register("llm", "physr3.verify.llm_judge:LLMJudge")
 VERIFIERS.register("symbolic", "physr3.verify.symbolic:SymbolicVerifier")
 

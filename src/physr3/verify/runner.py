@@ -18,7 +18,7 @@ from physr3.config import Config
 from physr3.errors import InputFormatError, UserError
 from physr3.problems import JsonlAppender, Problem, iter_jsonl
 from physr3.reward import problem_reward
-from physr3.verify.registry import build_verifier
+from physr3.verify.registry import build_verifier, get_verifier_factory
 
 GROUND_TRUTH_FIELDS = ("ground_truth_solution", "reference_solution", "ground_truth.solution_text")
 
@@ -64,8 +64,10 @@ def run_verify(cfg: Config, input_path: str, out_path: str, *, limit: int | None
     v = cfg.verifier
     if limit is not None and limit < 0:
         raise UserError("--limit must be >= 0")
-    items = read_items(input_path, need_ground_truth=(v.kind == "llm"), limit=limit)
-    kwargs = {"use_cache": False} if not use_cache and v.kind == "llm" else {}
+    # a judge's prompt carries the ground-truth text (llm, hybrid): every line must have it before any call
+    judged = getattr(get_verifier_factory(v.kind), "needs_reference_text", False)
+    items = read_items(input_path, need_ground_truth=judged, limit=limit)
+    kwargs = {"use_cache": False} if not use_cache and judged else {}
     verifier = build_verifier(v.kind, cfg, **kwargs)
     statuses: collections.Counter[str] = collections.Counter()
     rewards: list[float] = []
