@@ -152,9 +152,9 @@ def test_listing_conditions_and_verifiers_imports_none_of_their_modules():
             "from physr3.eval.conditions import CONDITIONS\n"
             "from physr3.verify.registry import available_verifiers\n"
             "print(CONDITIONS.names(), available_verifiers())\n"
-            "print(sorted(m for m in ('physr3.eval.rag', 'physr3.eval.self_refine', 'physr3.verify.llm_judge',"
+            "print(sorted(m for m in ('physr3.eval.rag', 'physr3.eval.self_refine', 'physr3.verify.hybrid', 'physr3.verify.llm_judge',"
             " 'physr3.verify.symbolic') if m in sys.modules))\n"
             "from physr3.eval.rag import RAG\n"
             "assert CONDITIONS.get('rag') is RAG\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.splitlines() == ["['cot', 'sft', 'dpo', 'ours', 'rag', 'self-refine'] ['llm', 'symbolic']", "[]"]
+    assert out.splitlines() == ["['cot', 'sft', 'dpo', 'ours', 'rag', 'self-refine'] ['hybrid', 'llm', 'symbolic']", "[]"]

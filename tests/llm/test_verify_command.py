@@ -86,7 +86,7 @@ def test_input_errors_name_file_and_line(tmp_path, judge_url, capsys):
     assert main(["verify", "--input", write(tmp_path / "c.jsonl", rows()), "--out", str(tmp_path / "o.jsonl"),
                  "--verifier", "oracle"]) == 2
     # verifier.kind has no fixed choices (users register their own): the registry names the valid ones
-    assert "unknown verifier 'oracle'; valid: llm, symbolic" in capsys.readouterr().err
+    assert "unknown verifier 'oracle'; valid: hybrid, llm, symbolic" in capsys.readouterr().err
 
 
 def test_registry_refuses_duplicates_and_lists_names():
