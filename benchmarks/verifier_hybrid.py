@@ -40,7 +40,7 @@ def score_round(name: str, unchecked: str) -> dict:
     judge = offline_judge("kept-replies", "clamp")
     symbolic = SymbolicVerifier(unchecked=unchecked).verify_batch([(p, s) for p, s, _ in items])
     row = {"round": name, "n": len(items), "symbolic": 0, "judge": 0, "hybrid": 0, "judge_calls": 0,
-           "hard": 0, "hard_exact": 0}
+           "hard": 0, "hard_exact": 0, "by_check": {}}
     for (problem, solution, record), sym in zip(items, symbolic):
         label = record["label_error_step"]
         by_judge = score_reply(judge, replies[problem.id], solution)
@@ -52,6 +52,11 @@ def score_round(name: str, unchecked: str) -> dict:
         row["judge_calls"] += not hard
         row["hard"] += hard
         row["hard_exact"] += hard and sym.error_step == label
+        if hard:  # per check: how often its kept finding is exact, and how often the judge would have been
+            kept = row["by_check"].setdefault(sym.details.get("check"), [0, 0, 0])
+            kept[0] += 1
+            kept[1] += sym.error_step == label
+            kept[2] += by_judge.error_step == label
     return row
 
 
@@ -59,8 +64,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", nargs="+", default=["round10"], help="set names with kept judge replies")
     parser.add_argument("--unchecked", default="error", choices=("pass", "error"))
+    parser.add_argument("--by-check", action="store_true",
+                        help="per check of a kept finding: kept, exact by the symbolic verifier, exact by the judge")
     args = parser.parse_args(argv)
     totals: dict[str, int] = {}
+    by_check: dict[str, list[int]] = {}
     for name in args.rounds:
         row = score_round(name, args.unchecked)
         n = row["n"]
@@ -69,12 +77,20 @@ def main(argv: list[str] | None = None) -> int:
               f"{row['judge_calls']} judge calls ({row['judge_calls'] / n:.0%}); hard findings kept "
               f"{row['hard']}, exact {row['hard_exact']}")
         for key, value in row.items():
-            if key != "round":
+            if key not in ("round", "by_check"):
                 totals[key] = totals.get(key, 0) + value
+        for check, counts in row["by_check"].items():
+            total = by_check.setdefault(check, [0, 0, 0])
+            for k, v in enumerate(counts):
+                total[k] += v
     if len(args.rounds) > 1:
         n = totals["n"]
         print(f"all: n {n}; symbolic {totals['symbolic'] / n:.1%}, judge {totals['judge'] / n:.1%}, hybrid "
               f"{totals['hybrid'] / n:.1%}, judge calls {totals['judge_calls'] / n:.0%}")
+    if args.by_check:
+        print("kept findings by check (all rounds): check, kept, exact by the symbolic verifier, exact by the judge")
+        for check, (kept, sym, judge) in sorted(by_check.items(), key=lambda kv: -kv[1][0]):
+            print(f"  {check}: {kept}, {sym}, {judge}")
     return 0
 
 

@@ -19,7 +19,11 @@ def test_round_scores_are_consistent_and_printed(capsys):
     assert row["judge"] == 130  # the kept judge's documented round-6 figure (data README)
     # the hybrid can only be right where one of the two it takes from is right, and is right on every kept hard hit
     assert row["hard_exact"] <= row["hybrid"] <= row["hard_exact"] + row["judge_calls"]
-    assert hybrid.main(["--rounds", "round6"]) == 0
+    kept = row["by_check"].values()
+    assert sum(k for k, _, _ in kept) == row["hard"] and sum(s for _, s, _ in kept) == row["hard_exact"]
+    assert hybrid.main(["--rounds", "round6", "--by-check"]) == 0
     out = capsys.readouterr().out
     assert re.search(rf"round6: n 163; step exact: symbolic {row['symbolic']} .*hybrid {row['hybrid']} .*with "
                      rf"{row['judge_calls']} judge calls", out), out
+    assert "kept findings by check" in out and all(f"  {check}: {k}, {s}, {j}" in out
+                                                   for check, (k, s, j) in row["by_check"].items())
