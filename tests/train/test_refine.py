@@ -67,3 +67,20 @@ def test_summary_counts_revisions_better_same_worse():
     assert s["revisions"] == {"better": 1, "same": 1, "worse": 2}
     assert s["r2"] == [0.5, 0.1, 0.3, 0.0] and s["transitions"]["WW"] == 4
     assert s["truncated"] == 0 and s["skipped_overlong"] == 0
+
+
+def test_refine_with_the_hybrid_verifier_asks_the_judge_over_http(tiny_model_dir, tmp_path, data):
+    # The judge is `physr3 serve` with a model-free stand-in (tests/support/responders.py): a tiny random model's
+    # garbage has no hard symbolic finding, so each verdict goes to the judge, and the step's metrics count them.
+    from physr3.llm.serve import OpenAIServer
+    from support.responders import DiffJudgeResponder
+
+    with OpenAIServer(DiffJudgeResponder(), port=0) as srv:
+        cfg = _cfg(tiny_model_dir, tmp_path, data, "hybrid", "verifier.kind=hybrid", "train.max_steps=1",
+                   f"verifier.judge_base_url={srv.url}", f"verifier.cache_path={tmp_path / 'judge.sqlite'}")
+        run_dir = run_refine(cfg, progress=False)
+        calls = srv.requests
+    metrics = _rows(run_dir / "metrics.jsonl")
+    samples = _rows(run_dir / "samples.jsonl")
+    judged = sum(s[v]["details"].get("hybrid") == "judge" for s in samples for v in ("v1", "v2") if s[v])
+    assert metrics[0]["hybrid_judge_calls"] == judged == calls > 0

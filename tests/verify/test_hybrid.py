@@ -99,3 +99,23 @@ def test_physr3_verify_with_the_hybrid_kind_end_to_end(atwood, tmp_path):
 def test_the_judge_and_the_hybrid_need_the_reference_text_the_symbolic_verifier_does_not():
     assert LLMJudge.needs_reference_text and HybridVerifier.needs_reference_text
     assert not getattr(SymbolicVerifier, "needs_reference_text", False)
+
+
+def test_a_refine_step_summary_counts_the_judges_verdicts_only_under_the_hybrid(atwood):
+    from physr3.train.attempt import Attempt
+    from physr3.train.refine import Rollout, summarize
+    from physr3.verify.base import Verdict
+
+    def attempt(verdict):
+        return Attempt([1], [2], "t", "stop", 0.7, 1.0, verdict=verdict, reward=0.5)
+
+    judged, kept = Verdict(2, "MC", details={"hybrid": "judge"}), Verdict(1, "MC", details={"hybrid": "symbolic"})
+    rollouts = [Rollout(atwood, attempt(judged), y2=attempt(kept)), Rollout(atwood, attempt(judged))]
+    assert summarize(rollouts)["hybrid_judge_calls"] == 2
+    plain = summarize([Rollout(atwood, attempt(Verdict(2, "MC")))])
+    assert plain["hybrid_judge_calls"] is None
+    # under data parallel the processes' counts add up (and stay None when no process ran the hybrid)
+    from physr3.train.refine_trainer import _merge_summaries
+
+    assert _merge_summaries([summarize(rollouts), summarize(rollouts)])["hybrid_judge_calls"] == 4
+    assert _merge_summaries([plain, plain])["hybrid_judge_calls"] is None

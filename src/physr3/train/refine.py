@@ -435,6 +435,7 @@ def summarize(rollouts: list[Rollout]) -> dict[str, Any]:
     paired = [(ro.r1, ro.r2) for ro in revised if ro.r1 is not None and ro.r2 is not None]
     types1 = Counter(ro.v1.error_type for ro in sampled if ro.v1 is not None and ro.v1.ok)
     types2 = Counter(ro.v2.error_type for ro in revised if ro.v2 is not None and ro.v2.ok)
+    verdicts = [ro.v1 for ro in sampled if ro.v1 is not None] + [ro.v2 for ro in revised if ro.v2 is not None]
     mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
     return {
         "problems": n,
@@ -457,6 +458,9 @@ def summarize(rollouts: list[Rollout]) -> dict[str, Any]:
         "error_types_y1": dict(types1), "error_types_y2": dict(types2),
         "verifier_failures": sum(ro.v1 is not None and not ro.v1.ok for ro in sampled)
         + sum(ro.v2 is not None and not ro.v2.ok for ro in revised),
+        # verifier.kind=hybrid: how many of the step's verdicts the judge decided (None under any other kind)
+        "hybrid_judge_calls": None if not any("hybrid" in v.details for v in verdicts) else
+        sum(v.details["hybrid"] == "judge" for v in verdicts),
         "n_steps_y1": mean([float(ro.n1) for ro in sampled]),
         "n_steps_y2": mean([float(ro.n2) for ro in revised if ro.n2 is not None]),
         "generated_tokens": sum(len(ro.y1.completion_ids) for ro in sampled)

@@ -239,6 +239,8 @@ def _merge_summaries(parts: list[dict[str, Any]]) -> dict[str, Any]:
     for key in ("problems", "sampled", "skipped_solved", "skipped_verifier", "skipped_overlong", "truncated",
                 "verifier_failures", "generated_tokens", "revision_reencoded"):
         merged[key] = sum(p[key] for p in parts)
+    judged = [p.get("hybrid_judge_calls") for p in parts if p.get("hybrid_judge_calls") is not None]
+    merged["hybrid_judge_calls"] = sum(judged) if judged else None  # verifier.kind=hybrid only
     merged["r1"] = [x for p in parts for x in p["r1"]]
     merged["r2"] = [x for p in parts for x in p["r2"]]
     mean = lambda xs: sum(xs) / len(xs) if xs else None  # noqa: E731
