@@ -22,6 +22,8 @@ collects what they write, so that no annotator sees a verdict, another annotator
 
 `relabel` prepares an existing set for a blind relabelling in the same layout (halves of its items under their
 own ids); `agree` and `finalize --relabel SET` then work on it, keeping the old label in `label_before_relabel`.
+`relabel --set A B --ids FILE` takes only the items named in FILE ('SET ID' lines, e.g. those a rubric change
+affects) from several sets, and `put-back --from OUT` writes finalize's rows back into their sets.
 The annotator's instructions are in benchmarks/data/real_solutions/labelling/annotator.txt.
 """
 
@@ -130,10 +132,43 @@ def _item(problem: dict, source: str, solution: str, finish: str | None) -> dict
 
 
 def relabel(args: argparse.Namespace) -> None:
+    """A whole set, or (`--ids`) chosen items of several sets, each row marked with its set for `put-back`."""
     folder = Path(args.dir)
-    items = read(SETS / f"{args.set}.jsonl")
+    if args.ids is None:
+        if len(args.set) != 1:
+            sys.exit("relabel: several sets need --ids (which items of each)")
+        items = read(SETS / f"{args.set[0]}.jsonl")
+    else:
+        wanted = [tuple(line.split()) for line in Path(args.ids).read_text().splitlines() if line.strip()]
+        if any(len(w) != 2 for w in wanted):
+            sys.exit(f"{args.ids}: each line is 'SET ID'")
+        items = []
+        for name in dict.fromkeys(n for n, _ in wanted):
+            rows = {r["id"]: r for r in read(SETS / f"{name}.jsonl")}
+            for n, i in wanted:
+                if n == name:
+                    if i not in rows:
+                        sys.exit(f"{args.ids}: no item {i!r} in {name}")
+                    items.append(rows[i] | {"relabel_set": name})
     write(folder / "items.jsonl", items)
     write_halves(folder, items)
+
+
+def put_back(args: argparse.Namespace) -> None:
+    """Replace each relabelled row (`finalize --relabel` of a `relabel --ids` folder) in the set it came from."""
+    by_set: dict[str, dict[str, dict]] = {}
+    for row in read(Path(args.source)):
+        name = row.pop("relabel_set", None)
+        if name is None:
+            sys.exit(f"{args.source}: row {row['id']} has no relabel_set (made by `relabel --ids`)")
+        by_set.setdefault(name, {})[row["id"]] = row
+    for name, new in by_set.items():
+        rows = read(SETS / f"{name}.jsonl")
+        missing = set(new) - {r["id"] for r in rows}
+        if missing:
+            sys.exit(f"{name}: no item {sorted(missing)[0]!r}")
+        write(SETS / f"{name}.jsonl", [new.get(r["id"], r) for r in rows])
+        print(f"{name}: {len(new)} rows replaced")
 
 
 def labels(folder: Path) -> tuple[dict, dict]:
@@ -226,6 +261,8 @@ def finalize(args: argparse.Namespace) -> None:
             before = {"error_step": row["label_error_step"], "error_type": row["label_error_type"],
                       "note": row.get("label_note", ""), "how": row.get("label_how"),
                       "annotator_a": row.get("annotator_a"), "annotator_b": row.get("annotator_b")}
+            if "label_before_relabel" in row:  # relabelled before: that history stays, one level down
+                before["label_before_relabel"] = row["label_before_relabel"]
             changed += (before["error_step"], before["error_type"]) != key(label)
             row["label_before_relabel"] = before
         row.update(label_error_step=int(label["error_step"]), label_error_type=label["error_type"],
@@ -249,7 +286,10 @@ def main(argv: list[str] | None = None) -> None:
     s.add_argument("--sources", nargs=2, required=True, metavar=("GREEDY", "SAMPLED"))
     s.add_argument("--seed", type=int, default=0)
     s = sub.add_parser("relabel")
-    s.add_argument("--set", required=True, help="an existing set's name, e.g. dev")
+    s.add_argument("--set", nargs="+", required=True, help="existing sets' names, e.g. dev")
+    s.add_argument("--ids", help="a file of 'SET ID' lines: relabel only these items (then put-back)")
+    s = sub.add_parser("put-back", help="write the rows of `finalize --relabel` back into the sets they came from")
+    s.add_argument("--from", dest="source", required=True, help="finalize's --out of a `relabel --ids` folder")
     sub.add_parser("agree")
     s = sub.add_parser("finalize")
     s.add_argument("--out", required=True)
@@ -262,7 +302,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     Path(args.dir).mkdir(parents=True, exist_ok=True)
     {"select": select, "assemble": assemble, "relabel": relabel, "agree": agree, "finalize": finalize,
-     "second-team": second_team}[args.cmd](args)
+     "second-team": second_team, "put-back": put_back}[args.cmd](args)
 
 
 if __name__ == "__main__":

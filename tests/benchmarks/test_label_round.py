@@ -166,3 +166,33 @@ def test_the_correct_set_holds_only_solutions_both_annotators_found_correct() ->
         assert (r["label_error_step"], r["label_error_type"], r["label_how"]) == (0, "none", "agreed")
         assert r["annotator_a"]["error_step"] == r["annotator_b"]["error_step"] == 0
         assert r["solution"] != r["reference_solution"]
+
+
+def test_a_relabel_of_chosen_items_goes_back_into_their_sets(tmp_path, monkeypatch, capsys) -> None:
+    sets = tmp_path / "sets"
+    sets.mkdir()
+    for name in ("dev", "round6_test"):
+        (sets / f"{name}.jsonl").write_text((SETS / f"{name}.jsonl").read_text())
+    monkeypatch.setattr(tool, "SETS", sets)
+    dev, r6 = tool.read(sets / "dev.jsonl"), tool.read(sets / "round6_test.jsonl")
+    chosen = [("dev", dev[3]["id"]), ("round6_test", r6[0]["id"]), ("dev", dev[0]["id"])]
+    (tmp_path / "ids.txt").write_text("".join(f"{n} {i}\n" for n, i in chosen))
+    folder = tmp_path / "relabel"
+    tool.main(["relabel", "--dir", str(folder), "--set", "dev", "round6_test", "--ids", str(tmp_path / "ids.txt")])
+    items = tool.read(folder / "items.jsonl")
+    assert [(it["relabel_set"], it["id"]) for it in items] == [chosen[0], chosen[2], chosen[1]]  # grouped by set
+    for h, part in ((1, items[:2]), (2, items[2:])):
+        for who in "ab":
+            _write(folder / f"half{h}_{who}.jsonl", [{"id": it["id"], "error_step": 7, "error_type": "CE"}
+                                                     for it in part])
+    tool.main(["finalize", "--dir", str(folder), "--out", str(folder / "out.jsonl"), "--relabel"])
+    tool.main(["put-back", "--dir", str(folder), "--from", str(folder / "out.jsonl")])
+    assert "dev: 2 rows replaced" in capsys.readouterr().out
+    new_dev, new_r6 = tool.read(sets / "dev.jsonl"), tool.read(sets / "round6_test.jsonl")
+    assert len(new_dev) == len(dev) and len(new_r6) == len(r6)
+    for old, new in ((dev[3], new_dev[3]), (dev[0], new_dev[0]), (r6[0], new_r6[0])):
+        assert (new["label_error_step"], new["label_error_type"], "relabel_set" in new) == (7, "CE", False)
+        assert new["label_before_relabel"]["error_step"] == old["label_error_step"]
+        if "label_before_relabel" in old:  # dev was relabelled in session 8: that history is kept one level down
+            assert new["label_before_relabel"]["label_before_relabel"] == old["label_before_relabel"]
+    assert new_dev[1] == dev[1] and new_r6[1:] == r6[1:]
