@@ -16,7 +16,7 @@ spec.loader.exec_module(hybrid)
 def test_round_scores_are_consistent_and_printed(capsys):
     row = hybrid.score_round("round6", "error")
     assert row["n"] == 163 and row["hard"] + row["judge_calls"] == 163
-    assert row["judge"] == 130  # the kept judge's documented round-6 figure (data README)
+    assert row["judge"] == 128  # the kept judge's round-6 figure after session 13's relabel (data README)
     # the hybrid can only be right where one of the two it takes from is right, and is right on every kept hard hit
     assert row["hard_exact"] <= row["hybrid"] <= row["hard_exact"] + row["judge_calls"]
     kept = row["by_check"].values()

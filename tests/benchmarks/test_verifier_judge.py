@@ -173,9 +173,9 @@ def test_a_missing_or_unknown_id_is_a_clear_error(real, tmp_path, capsys):
 
 @pytest.mark.parametrize(
     "round_name, n, exact",
-    [("round3", 165, 146), ("round4", 158, 136), ("round5", 162, 122), ("round6", 163, 130), ("round7", 158, 133),
-     ("round8", 156, 127), ("round9", 150, 129), ("round10", 150, 130),
-     ("round11", 152, 124)],
+    # the labels as they stand: session 13's letter-rule relabel of 28 items moved rounds 4 to 8 and 10 (data README)
+    [("round3", 165, 146), ("round4", 158, 132), ("round5", 162, 118), ("round6", 163, 128), ("round7", 158, 129),
+     ("round8", 156, 125), ("round9", 150, 129), ("round10", 150, 128), ("round11", 152, 124)],
 )
 def test_the_kept_judge_replies_reproduce_the_documented_figures(round_name, n, exact, capsys):
     """The committed replies of the measured judge answer every item of their set and give the step-exact
@@ -196,7 +196,7 @@ def test_the_paired_report_counts_discordant_items_and_names_a_bad_file(tmp_path
     real, replies = str(data / "round6_test.jsonl"), str(data / "judge" / "round6_replies.jsonl")
     dump = tmp_path / "judge.jsonl"
     assert bench.main(["--real", real, "--judge-replies", replies, "--show", "0", "--save-verdicts", str(dump)]) == 0
-    assert re.search(r"step exact\s+79\.75%\s+\(130/163; 95% CI 72\.9%-85\.2%\)", capsys.readouterr().out)
+    assert re.search(r"step exact\s+78\.53%\s+\(128/163; 95% CI 71\.6%-84\.1%\)", capsys.readouterr().out)
     rows = [json.loads(line) for line in dump.read_text().splitlines()]
     # the other dump: right on two items this judge gets wrong, wrong on one it gets right
     wrong = [r for r in rows if r["step"] != r["label_step"]][:2]
