@@ -192,8 +192,10 @@ def test_computed_symbol_holding_a_given_value_is_the_solutions_name_for_it(veri
     # v2 names the initial speed u2 here, so a <find> that asks for "v2" asks for a given
     v = edited_verdict(verifier, "elastic_collision_head_on", {4: "v2 = 9.7 m/s", 5: "v2"})
     assert (v.error_step, v.error_type) == (5, "MC"), v.explanation
-    v = edited_verdict(verifier, "rolling_incline_time", {3: "h = 50 deg"})  # a height written in degrees
-    assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
+    # the incline's angle under the record's letter of the height: since session 13 (RUBRIC.md, "Stating a given") a
+    # label, judged by its value and unit (until session 12 blamed for the letter)
+    v = edited_verdict(verifier, "rolling_incline_time", {3: "h = 50 deg"})
+    assert v.error_step != 3, v.explanation
 
 
 def test_value_repeated_as_an_invented_quantity_is_mc(verifier: SymbolicVerifier) -> None:
@@ -205,9 +207,10 @@ def test_value_repeated_as_an_invented_quantity_is_mc(verifier: SymbolicVerifier
 
 
 def test_conventional_letter_with_a_value_of_another_kind_is_mc(verifier: SymbolicVerifier) -> None:
+    # a number the problem does not give, blamed for its value (until session 12 for the letter, "t ... time")
     v = edited_verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.5 km"})
     assert (v.error_step, v.error_type) == (3, "MC"), v.explanation
-    assert "time" in v.explanation
+    assert "no quantity of the problem" in v.explanation
     # a given's own value under such a letter is the solution's label for that given (real labels)
     labelled = edited_verdict(verifier, "time_dilation_particle_survival", {3: "t = 0.86 km"})
     assert labelled.error_step != 3, labelled.explanation

@@ -60,10 +60,12 @@ def test_a_given_restated_under_another_letter_is_relabelled_not_a_word_for_word
     assert (v.error_step, v.error_type, v.details.get("check")) == (3, "MC", "given_relabelled"), v.explanation
 
 
-def test_a_value_under_a_letter_of_another_kind_then_under_its_own_is_mc_at_the_first(
+def test_a_value_under_a_letter_of_another_kind_then_under_its_own_is_a_repeat_at_the_second(
         verifier: SymbolicVerifier) -> None:
+    # session 13 (RUBRIC.md, "Stating a given"): `V = 276 K` is the temperature under the author's letter, right;
+    # the same value again under T is the first repeat (until session 12 the first line was blamed for its letter)
     v = edited_verdict(verifier, "adiabatic_then_isochoric_monatomic", {2: "V = 276 K", 3: "T = 276 K"})
-    assert (v.error_step, v.error_type, v.details["check"]) == (2, "MC", "given_letter_kind"), v.explanation
+    assert (v.error_step, v.error_type, v.details["check"]) == (3, "MC", "given_relabelled"), v.explanation
 
 
 def test_a_letter_of_another_kind_with_words_is_a_label(verifier: SymbolicVerifier) -> None:
@@ -72,9 +74,11 @@ def test_a_letter_of_another_kind_with_words_is_a_label(verifier: SymbolicVerifi
     assert v.details.get("check") != "given_letter_kind", v.explanation
 
 
-def test_an_indexed_letter_holding_two_kinds_is_mc(verifier: SymbolicVerifier) -> None:
+def test_an_indexed_letter_holding_two_kinds_is_judged_by_its_value(verifier: SymbolicVerifier) -> None:
+    # session 13: `VB = 206 kPa` is not blamed for its letter (until session 12 it was); its value, already given
+    # under p1, makes it a repeat
     v = edited_verdict(verifier, "rectangular_cycle_efficiency", {3: "VA = 4.9 L", 4: "VB = 206 kPa"})
-    assert (v.error_step, v.error_type, v.details["check"]) == (4, "MC", "given_letter_kind"), v.explanation
+    assert (v.error_step, v.error_type, v.details["check"]) == (4, "MC", "given_relabelled"), v.explanation
 
 
 @pytest.mark.parametrize("family,step,text", [

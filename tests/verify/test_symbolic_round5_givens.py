@@ -62,13 +62,15 @@ def test_as_many_letters_as_the_record_has_givens_of_that_value_pass() -> None:
     assert found[3].info["check"] == "given_relabelled"
 
 
-# B10: a letter of another kind that the same solution writes elsewhere for its own kind
+# B10: a letter of another kind that the same solution writes elsewhere for its own kind; since session 13
+# (RUBRIC.md, "Stating a given") the letter alone is no error: the value and unit decide (until session 12, MC)
 
 
-def test_a_letter_of_another_kind_the_solution_uses_for_its_own_kind_is_mc(verifier: SymbolicVerifier) -> None:
+def test_a_letter_of_another_kind_the_solution_uses_for_its_own_kind_is_a_label(verifier: SymbolicVerifier) -> None:
     v = verifier.verify(*with_givens("time_dilation_particle_survival",
                                       ["v = 1.78 us, c = 3e8 m/s", "beta = 0.935", "L = 0.86 km", "v0 = 2.8e8 m/s"]))
-    assert (v.error_step, v.error_type, v.details["check"]) == (1, "MC", "given_letter_kind"), v.explanation
+    # the invented speed v0 is the first error, not the proper lifetime under v
+    assert (v.error_step, v.error_type, v.details["check"]) == (4, "MC", "given_unmatched"), v.explanation
 
 
 def test_a_lone_letter_of_another_kind_is_left_alone(verifier: SymbolicVerifier) -> None:
@@ -107,13 +109,14 @@ def test_a_change_called_by_its_quantitys_name_is_mc(verifier: SymbolicVerifier,
     assert found == wrong, v.explanation
 
 
-# B11: a letter of the problem's own formula written with a value of another kind
+# B11: a letter of the problem's own formula written with a value of another kind; since session 13 the given is
+# judged by its value (the angle), not blamed for its letter (until session 12, MC)
 
 
-def test_a_letter_of_the_problems_formula_with_another_kinds_value_is_mc(verifier: SymbolicVerifier) -> None:
-    # the problem writes "I = 1 M R^2": R is the body's radius
+def test_a_letter_of_the_problems_formula_with_another_kinds_value_is_a_label(verifier: SymbolicVerifier) -> None:
+    # the problem writes "I = 1 M R^2": R is the body's radius; 50 deg is the incline's angle
     v = verifier.verify(*with_givens("rolling_incline_time", ["k = 1", "d = 6.04 m", "R = 50 deg", "g = 9.8 m/s^2"]))
-    assert (v.error_step, v.error_type, v.details["check"]) == (3, "MC", "given_letter_kind"), v.explanation
+    assert v.error_step != 3 and v.details.get("check") != "given_letter_kind", v.explanation
 
 
 def test_an_odd_letter_the_problem_does_not_use_is_left_alone(verifier: SymbolicVerifier) -> None:
@@ -153,9 +156,10 @@ def test_a_remark_with_a_unit_of_another_kind_is_mc(verifier: SymbolicVerifier, 
     assert found == wrong, v.explanation
 
 
-def test_a_strict_greek_letter_of_another_kind_is_mc_alone(verifier: SymbolicVerifier) -> None:
+def test_a_greek_letter_of_another_kind_is_a_label(verifier: SymbolicVerifier) -> None:
+    # session 13: `ω = 14.8 K` is the temperature rise under the author's letter (until session 12, MC)
     v = verifier.verify(*with_givens("linear_thermal_expansion", ["L = 25.3 m", "ω = 14.8 K", "alpha = 1.2e-5 1/K"]))
-    assert (v.error_step, v.error_type, v.details["check"]) == (2, "MC", "given_letter_kind"), v.explanation
+    assert v.error_step != 2, v.explanation
 
 
 @pytest.mark.parametrize("text,wrong", [

@@ -80,15 +80,16 @@ def test_a_lone_letter_remark_used_as_a_unit_is_mc_on_another_kind(verifier: Sym
     assert (blamed == (1, "MC", "given_unit_remark")) == blamed_first
 
 
-# B11: a letter of the problem's formula holding another given's value
+# B11: a letter of the problem's formula holding another given's value: since session 13 (RUBRIC.md, "Stating a
+# given") a label, judged by its value and unit (until session 12, MC)
 
 
 @pytest.mark.parametrize("line,blamed", [
-    ("R = 6.04 m", True),  # R is the body's radius in "I = 1 M R^2"; 6.04 m is the distance d
+    ("R = 6.04 m", False),  # R is the body's radius in "I = 1 M R^2"; 6.04 m is the distance d
     ("d = 6.04 m", False),
     ("R = 6.04 m (distance rolled)", False),  # words make the letter a label
 ])
-def test_a_formula_letter_holding_another_givens_value_is_mc(verifier: SymbolicVerifier, line: str,
+def test_a_formula_letter_holding_another_givens_value_is_a_label(verifier: SymbolicVerifier, line: str,
                                                              blamed: bool) -> None:
     found = blamed_with_givens(verifier, "rolling_incline_time", ["I = 1 M R^2", line, "theta = 50 deg", "g = 9.8 m/s^2"])
     assert (found == (2, "MC", "given_letter_kind")) == blamed
@@ -124,16 +125,17 @@ def test_a_givens_letter_holding_another_givens_value_is_mc(verifier: SymbolicVe
 
 
 # B10: products of the problem's symbols as letters (photoelectric_stopping_potential, seed 0: lam = 485 nm,
-# phi = 2.11 eV, h = 6.63e-34 J*s, c = 3e8 m/s, e = 1.6e-19 C)
+# phi = 2.11 eV, h = 6.63e-34 J*s, c = 3e8 m/s, e = 1.6e-19 C): since session 13 a letter alone is no error,
+# the value and unit say it is c (until session 12, MC)
 
 
 @pytest.mark.parametrize("line,blamed", [
-    ("h, hc, e = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C", True),  # paired in order: hc = 3e8 m/s
-    ("hc = 3e8 m/s", True),
+    ("h, hc, e = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C", False),  # paired in order: hc = 3e8 m/s
+    ("hc = 3e8 m/s", False),
     ("h, c, e = 6.63e-34 J*s, 3e8 m/s, 1.6e-19 C", False),
     ("Work function (hc): 2.11 eV", False),  # words make the letter a label (older labels accept it)
 ])
-def test_a_product_of_the_problems_symbols_as_a_letter_of_another_kind_is_mc(verifier: SymbolicVerifier, line: str,
+def test_a_product_of_the_problems_symbols_as_a_letter_of_another_kind_is_a_label(verifier: SymbolicVerifier, line: str,
                                                                              blamed: bool) -> None:
     found = blamed_with_givens(verifier, "photoelectric_stopping_potential", ["lam = 485 nm", "phi = 2.11 eV", line])
     assert (found == (3, "MC", "given_letter_kind")) == blamed

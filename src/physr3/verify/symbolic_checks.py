@@ -374,7 +374,14 @@ class _Checker:
             ref_raw, ref = segs[0]
             lhs, segs = ref[0], segs[1:]
             lhs_readings = ref
-        return self.check_relation(lhs_readings, segs)
+        found = self.check_relation(lhs_readings, segs)
+        if found is not None and tag == "given" and len(parts) == 2 and len(segs) == 1 and \
+                _LONE_NAME.fullmatch(parts[0].strip()) and not mp.variables(segs[0][1][0]):
+            # `hc = 3e8 m/s`, `ohm = 1.1 ohm` (session 13, RUBRIC.md "Stating a given"): a lone name before one
+            # value among the givens is the author's letter for it, not a product of symbols or a unit equated
+            # to the value; the value and its words decide
+            return self.check_definition(mp.canonical_name(parts[0].strip()), segs, tag)
+        return found
 
     def new_letter_power(self, lhs: mp.Node | None, segs: list[tuple[str, list[mp.Node]]]
                          ) -> list[tuple[str, list[mp.Node]]] | None:
@@ -665,9 +672,12 @@ class _Checker:
                                f"({self.gt.descriptions.get(other, '')}), after stating {name} = "
                                f"{_with_unit(stated, unit)}: one symbol for two quantities.",
                                info={"check": "given_reassigned", "symbol": name})
-            # `v = 25 deg (angle of the magnetic field)`: a value of another kind than the letter's quantity,
-            # with words of the given it is the value of: the letter is only a label (values and words decide)
-            relabel = bool(other) and name not in self.own_stated and self.described_as(other, self.label) and \
+            # `v = 25 deg (angle of the magnetic field)`, `m2 = 1.6e-19 C` for the charge: a value of another kind
+            # than the letter's quantity, with no words or words of the given it is the value of: the letter is
+            # only a label (RUBRIC.md, "Stating a given", session 13: values, units and words decide)
+            reused = bool(self.letter) and self.letter != name and self.names.get(self.letter) == name
+            relabel = bool(other) and name not in self.own_stated and (
+                self.described_as(other, self.label) or self.wordless() and not reused) and \
                 not any(self.unit_kind_fits(name, n) for n in readings if mp.has_units(n))
             if other and (other not in self.stated or again) and (
                     self.described(self.label) == other or loose or again or relabel):
@@ -842,10 +852,13 @@ class _Checker:
     def _label_for_given(self, name: str, readings: list[mp.Node]) -> bool:
         """Whether the problem's letter `name` (a quantity to be found) holding another given's value is
         only the solution's label for that given: the letter is the given's own in another case (`v = 3.7
-        kV` for the potential difference V) or the step's words describe that given ("f = 2.80 m/s
-        (speed)"). A letter is a label; the value and the words say what is meant."""
+        kV` for the potential difference V), the step's words describe that given ("f = 2.80 m/s
+        (speed)"), or (session 13, RUBRIC.md "Stating a given") it has no words at all (`T = 7.98 m/s`, the speed,
+        under the letter of the tension to be found). A letter is a label; the value and the words say what is
+        meant."""
         alias = self.alias_given(readings)
-        return bool(alias) and (alias.lower() == name.lower() or self.described_as(alias, self.label))
+        return bool(alias) and (alias.lower() == name.lower() or self.described_as(alias, self.label)
+                                or self.wordless())
 
     def stated_again(self, name: str, readings: list[mp.Node], label: str = "") -> str | None:
         """A given already stated under another name (or in other words) that this value repeats, when no
@@ -1077,14 +1090,10 @@ class _Checker:
                         and not self.implied_count(meant, readings) \
                         and not any(own_constant(name, v) for n in readings for v in self.values(n)):  # `g = 9.81`
                     return self.described_unknown(meant, _raw)
-                kind = _conventional_dim(name)
                 # a given's value under a letter that usually means another kind (`v = 41.2 cm`) is the
-                # solution's label for that given (a symbol is a label; its value and words decide)
-                if kind is not None and not alias and not any(
-                        mp.same_dim(mp.dimension(n, self.dims), d) for n in readings
-                        if mp.has_units(n) for d in kind[1]) and all(mp.has_units(n) for n in readings):
-                    return Finding(0, "fail", "MC", f"writes {name} = {_raw[:40]}: {name} stands for a {kind[0]}, but "
-                                   f"the value is no {kind[0]}.", info={"check": "given_symbol", "symbol": name})
+                # solution's label for that given (a symbol is a label; its value and words decide); since
+                # session 13 (RUBRIC.md, "Stating a given") also when the value is no given's: a number the
+                # problem does not give is blamed below (`unmatched_given`), a constant or implied value passes
                 swapped = self.index_swap(name, alias)
                 if swapped:  # `m_ball1 = 2.44 kg` where m1 = 2.48 kg and m2 = 2.44 kg: the indices mixed up
                     return Finding(0, "fail", "MC", f"states {name} = {_raw[:40]}, the value of {alias} "
@@ -1520,6 +1529,12 @@ class _Checker:
             return False
         stems = {w for d in self.gt.descriptions.values() for w in _stems(d)} - _DESC_GENERIC
         return bool(_stems(word) & stems)
+
+    def wordless(self) -> bool:
+        """Whether the given statement being checked is one clause with no words of its own (`m2 = 9.7 m/s`); a
+        line of several clauses has no label (`symbolic.py`), so its words are not known and it is not wordless,
+        and an "(in UNIT)" remark says what the value is measured in (`gamma (in kJ/mol) = 2.5 mol`: judged)."""
+        return bool(self.label) and not self.has_words(self.label) and not re.search(r"\(\s*in\s", self.label)
 
     def has_words(self, label: str) -> bool:
         """Whether a stated clause has words of its own, anywhere (not symbols, units, functions or Greek
@@ -2116,6 +2131,10 @@ _SYMBOL_LABEL = re.compile(r"\(\s*[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,4}\s*\)")
 # letters that stand for one kind of quantity whatever the problem (a new name only; a problem's own
 # symbols are read as the problem defines them): t a time, m a mass, v a speed, F a force
 _CONVENTIONAL = {"t": ("time", ("s",)), "m": ("mass", ("kg",)), "v": ("speed", ("m/s",)), "F": ("force", ("N",))}
+
+
+# a lone name as a given's letter (`hc`, `ohm`, `VAB`): one word of letters and digits, no operator or space
+_LONE_NAME = re.compile(r"[A-Za-zα-ωΑ-Ω][A-Za-z0-9_]{0,9}")
 
 
 def _conventional_dim(name: str) -> tuple[str, list[mp.Dim]] | None:

@@ -85,6 +85,13 @@ B24 of analysis/round9_misses_session11_verifier.md, and the same causes in roun
 - a given line of one value whose words and letters are none or some of an earlier given line's of that one value
   (`(1.2e-5 1/K)`, "wavelength: 624 nm" after "laser emission wavelength: 624 nm") is a first repeat
   (`echo`), the session-11 rule for lines without a letter.
+
+Session thirteen (RUBRIC.md, "Stating a given", settled then): letters are the author's notation, so a given is
+never failed for its letter alone. Removed: `letter_two_kinds`, `letter_elsewhere` (with the strict Greek letters),
+`formula_letter`, `product_letter`, `unit_letter` and the letter-kind branch of `repeat` (`V = 301 K` then `T = 301
+K` is now a first repeat at the second line, `relabelled`). Kept: a given's own letter holding another given's value
+of its kind (`other_given`, `counted_other`), values, units and words. The items whose old labels blamed such a
+letter are listed in benchmarks/data/real_solutions/analysis/letter_rule_affected.md.
 """
 
 from __future__ import annotations
@@ -113,9 +120,6 @@ _LETTER_WORDS = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*\(\s*(?P<words>[A-Za-z][A
 # "Wavelength: λ = 492 nm", "Resistor R = 16 ohm" (session 11): a heading, then the letter and its value
 _HEADING_LETTER = re.compile(rf"^\s*(?P<words>[A-Za-z][A-Za-z ,'-]{{0,80}}?)(?:\s*:\s*|\s+)(?P<sym>{_SYMBOL})\s*=\s*"
                              rf"(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})(?P<rest>.*)$")
-# "K (kelvin) = 293 K", "eV = 310 nm (...)": a letter, perhaps called by a name, then one value
-_UNIT_LETTER = re.compile(rf"^\s*(?P<sym>{_SYMBOL})\s*(?:\(\s*(?P<name>[A-Za-z]{{4,}})\s*\))?\s*[=:]\s*(?P<num>{_NUMBER})"
-                          rf"\s*(?P<unit>{_UNIT})")
 # a bare value "7.29 cm" (a given line with no name)
 _BARE = re.compile(rf"^\s*(?P<num>{_NUMBER})\s*(?P<unit>{_UNIT})\s*[.;]?\s*$")
 # the problem defining a letter with a value: "Taking g = 9.8 m/s^2", "c = 3e8 m/s"
@@ -138,9 +142,6 @@ _LETTER_KINDS: dict[str, tuple[str, ...]] = {
     "λ": ("m", "1/s", "W/(m*K)"), "lambda": ("m", "1/s", "W/(m*K)"), "N": ("", "mol", "N"), "n": ("", "mol"),
     "ω": ("rad/s",), "omega": ("rad/s",),
 }
-# Greek letters whose convention is strong enough that one written with a value of another kind is misread
-# even alone (older labels accept a lone Latin letter of another kind, `v = 462 nm`; none such a Greek one)
-_STRICT_LETTERS = frozenset({"ω", "omega", "λ", "lambda"})
 # a letter with an index: digits, "_anything", or capitals naming states or points ("VAB3", "PAB")
 _INDEXED = re.compile(r"(?P<base>lambda|λ|omega|ω|[A-Za-z])(?:\d+|_\w+|[A-Z]{1,3}\d*)?")
 _REL = 0.02  # two values of one quantity differ by more than this (the verifier's value_rel)
@@ -210,13 +211,11 @@ class GivenStatements:
         self.seen: list[tuple[int, Statement]] = []  # (step index, statement) of the passing given steps
         self.last: Finding | None = None  # the failure `check` returned last
         self.parts: list[Statement] = []  # statements of lines with several (for `two_values` only)
-        self.own_kind_letters: set[str] = set()  # letters the givens write with a value of their kind (`foresee`)
         self.given_texts: list[str] = []  # all the solution's given steps, later ones included (`foresee`)
         self.unit_remarks: set[str] = set()  # "(K)" written after a value of its own unit's kind (`foresee`)
         self.prose_values: list[list[tuple[float, mp.Dim]]] = []  # the values of each passing prose given line
         self.lines: list[tuple[set[str], list[tuple[float, mp.Dim | None]]]] = []  # words and values of each passing line
         self.options = [o for o in map(read_statement, map(str, options or ())) if o is not None and o.dim is not None]
-        self.formula_letters = _formula_letters(self.question)
         self.symbols = set(gt.units) | set(gt.names)
         # a constant ("Taking c = 3e8 m/s"), or a given written with its letter and its own value ("a resistor R1 =
         # 9.8 ohm"; not "at t = 0" for the time t = 210 ms)
@@ -247,7 +246,7 @@ class GivenStatements:
         """The first round-seven failure of step `i` in given position, else None (and the statement is
         remembered for the steps after it)."""
         s = read_statement(text)
-        self.last = self.unit_remark(text) or self.unit_letter(text) or self.objects.given(text)
+        self.last = self.unit_remark(text) or self.objects.given(text)
         if self.last is not None:
             return self.last
         if s is None:
@@ -258,9 +257,7 @@ class GivenStatements:
                 self.lines.append(_worded_values(text))
             return self.last
         finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or self.counted_other(s) or \
-            self.product_letter(s) or self.letter_two_kinds(s) or \
-            self.letter_elsewhere(s) or self.formula_letter(s) or self.two_values(s) or \
-            self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
+            self.two_values(s) or self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
             self.invented_one(s) or self.echo(text) or self.meaning(text) or self.remark_kind(text)
         self.last = finding
         if finding is None:
@@ -300,20 +297,6 @@ class GivenStatements:
         dims += [d for sym, d in self.gt.dims.items() if sym[:1] == m.group("base")[:1] and d is not None]
         return any(d is not None and mp.same_dim(d, dim) for d in dims)
 
-    def letter_two_kinds(self, s: Statement) -> Finding | None:
-        """`VAB3 = 219 kPa` after `VAB = 1.4 L`: a letter (with any index) that held a value of its own
-        kind now holds one of a kind it does not name."""
-        if not s.letter or not s.unit or self.letter_fits(s.letter, s.dim) is not False:
-            return None
-        base = _INDEXED.fullmatch(s.letter).group("base")
-        for _, e in self.seen:
-            m = _INDEXED.fullmatch(e.letter or "")
-            if m and m.group("base") == base and self.letter_fits(e.letter, e.dim) and e.unit:
-                return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit} after {e.text[:40]}: "
-                               f"the letter {base} names that kind of quantity, not this value's.",
-                               info={"check": "given_letter_kind", "symbol": s.letter})
-        return None
-
     def unit_remark(self, text: str) -> Finding | None:
         """`h = 6.63e-34 J*s (h in m/s)`, `2.2 kg (m/s)`: a remark after a given's one value that is only a
         unit (or "X in UNIT") of another kind than the value's: the value is given a second, wrong unit. A
@@ -352,8 +335,8 @@ class GivenStatements:
                        info={"check": "given_unknown", "symbol": target})
 
     def foresee(self, texts: list[str]) -> None:
-        """Remember the letters the solution's given steps (all of them, later ones included) write with a
-        value of the kind the letter conventionally names, for `letter_elsewhere`."""
+        """Remember the solution's given steps (all of them, later ones included) and the lone letters they
+        write as a unit after a value of its kind (`unit_remark`)."""
         self.given_texts = [_TAGS.sub(" ", t) for t in texts]
         for text in self.given_texts:
             value = one_value(text)
@@ -363,49 +346,6 @@ class GivenStatements:
                 if len(said) == 1 and dim is not None and other is not None and mp.same_dim(dim, other) and \
                         not mp.same_dim(dim, mp.DIMLESS):
                     self.unit_remarks.add(said)  # "240 K (K)": the solution writes "(K)" as a unit
-        for text in texts:
-            for m in _DEFINED.finditer(_TAGS.sub(" ", text)):
-                unit, _, dim = _unit_info(m.group("unit"))
-                base = _INDEXED.fullmatch(m.group("sym"))
-                if unit and base and self.letter_fits(m.group("sym"), dim):
-                    self.own_kind_letters.add(base.group("base"))
-
-    def letter_elsewhere(self, s: Statement) -> Finding | None:
-        """`v = 2.96 us` where the solution's givens also write `v0 = 2.1 km/s`: a letter (any index) that
-        names another kind than its value's, written by the same solution elsewhere with a value of its
-        own kind, so the solution itself reads the letter by its convention (a lone odd letter, `T = 9.50 m`,
-        is left alone: older labels accept it), or a Greek letter of one strong convention (`ω = 190 mH`)."""
-        if not s.letter or not s.unit or self.letter_fits(s.letter, s.dim) is not False or _has_words(s):
-            return None
-        base = _INDEXED.fullmatch(s.letter).group("base")
-        if base not in self.own_kind_letters and s.letter not in _STRICT_LETTERS:
-            return None
-        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, though the solution writes {base} "
-                       f"elsewhere for the kind of quantity it names: the value is put under the wrong letter.",
-                       info={"check": "given_letter_kind", "symbol": s.letter})
-
-    def formula_letter(self, s: Statement) -> Finding | None:
-        """`R = 15 deg` where the problem writes "I = 0.5 M R^2": a letter the problem's own formula uses,
-        conventionally of another kind than the value, names that formula's quantity, not this value."""
-        if not s.letter or s.letter not in self.formula_letters or not s.unit or _has_words(s):
-            return None
-        if self.letter_fits(s.letter, s.dim) is not False and self._formula_holder(s) is None:
-            return None
-        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, but the problem uses {s.letter} in its "
-                       f"formula for another quantity: the value is put under the wrong letter.",
-                       info={"check": "given_letter_kind", "symbol": s.letter})
-
-    def _formula_holder(self, s: Statement) -> str | None:
-        """`R = 5.66 m` where the problem writes "I = 1 M R^2" and gives the distance d = 5.66 m (session 9):
-        the record given whose value a formula letter that is no symbol of the record holds, when that given's
-        letter is another one (not `M = 2 kg` for the mass m); the formula's own quantity has no value."""
-        if self._problem_symbol(s.letter or "") or s.dim is None:
-            return None
-        holders = [g for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), s.si, 1e-6)
-                   and _same_kind(s.dim, self.gt.dims.get(g))]
-        if len(holders) != 1 or holders[0][:1].lower() == (s.letter or "")[:1].lower():
-            return None
-        return holders[0]
 
     def other_instant(self, s: Statement) -> Finding | None:
         """`t = 0 (time)` where the problem switches the circuit on "at t = 0" and asks about t = 82 ms (session
@@ -456,39 +396,6 @@ class GivenStatements:
         return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}, the value of {other} "
                        f"({self.gt.descriptions.get(other, '')}); {s.letter} is the "
                        f"{self.gt.descriptions.get(s.letter, s.letter)}.",
-                       info={"check": "given_letter_kind", "symbol": s.letter})
-
-    def unit_letter(self, text: str) -> Finding | None:
-        """`K (kelvin) = 293 K` (session 10, B23): a given's letter that is a unit symbol (pint reads it), no symbol
-        of the problem, called by the name of a unit of its kind: the solution sets a unit equal to a value. A
-        unit-like letter without such a name (`eV = 631 nm`) is not judged: r4-046's label accepts the very line
-        r7-145's adjudicated label blames."""
-        m = _UNIT_LETTER.match(_TAGS.sub(" ", text))
-        if m is None or self._problem_symbol(m.group("sym")) or not _is_float(m.group("num")):
-            return None
-        sym, name = m.group("sym"), m.group("name")
-        as_unit = mp.pint_unit(sym)
-        if as_unit is None or mp.same_dim(as_unit.dim, mp.DIMLESS):
-            return None
-        if not name:
-            return None  # `eV = 631 nm`: the labels read a lone unit-like letter both ways (r4-046, r7-145)
-        called = mp.pint_unit(name)
-        if called is None or name.lower() == sym.lower() or not mp.same_dim(called.dim, as_unit.dim):
-            return None
-        return Finding(0, "fail", "MC", f"writes {sym} ({name}) = {m.group('num')} {m.group('unit')}: the unit "
-                       f"{sym} is set equal to a value, not a quantity.", info={"check": "given_unit_letter"})
-
-    def product_letter(self, s: Statement) -> Finding | None:
-        """`hc = 3e8 m/s` where h and c are the problem's givens (session 9, B10): a letter, no symbol of the
-        problem and without words, spelled as a product of two or more given symbols whose dimension is not
-        the value's (words make it a label: "Work function (hc): 2.39 eV")."""
-        if not s.letter or s.dim is None or _has_words(s):
-            return None
-        dim = self._expression_dim(s.letter)
-        if dim is None or mp.same_dim(dim, s.dim):
-            return None
-        return Finding(0, "fail", "MC", f"writes {s.letter} = {s.number:g} {s.unit}: {s.letter} reads as a product of the "
-                       f"problem's symbols, of another kind than the value.",
                        info={"check": "given_letter_kind", "symbol": s.letter})
 
     def remark_kind(self, text: str) -> Finding | None:
@@ -611,12 +518,6 @@ class GivenStatements:
         if not same:
             return None
         first = same[0]
-        index = next(j for j, e in self.seen if e is first)
-        if self.letter_fits(first.letter, first.dim) is False and self.letter_fits(s.letter, s.dim) and \
-                not _has_words(first):  # "n = 17 cm (separation)": words make the letter a label
-            return Finding(0, "fail", "MC", f"writes {first.text[:40]}, a value of another kind than {first.letter} "
-                           f"names (the solution then writes {s.text[:40]}).",
-                           info={"check": "given_letter_kind", "symbol": first.letter, "step_index": index})
         if _plain(s.text) != _plain(first.text) and not (s.letter is not None and s.letter == first.letter and
                                                          forms.words_added(s.text, first.text)):
             return None
@@ -657,8 +558,7 @@ class GivenStatements:
         if len(parts) < 2:
             return None
         for p in parts:
-            finding = self.two_values(p) or self.letter_elsewhere(p) or self.relabelled(p) or \
-                self.product_letter(p) or self.part_repeat(p)
+            finding = self.two_values(p) or self.relabelled(p) or self.part_repeat(p)
             if finding is not None:
                 return finding
         self.parts += parts
@@ -842,19 +742,6 @@ def _head_meant(gt, words: str) -> str | None:
     found = [sym for sym, desc in gt.descriptions.items() if head in re.findall(r"[a-z]+", desc.lower())]
     return found[0] if len(found) == 1 else None
 
-
-def _formula_letters(question: str) -> set[str]:
-    """The letters of the problem's own formulas ("I = 0.5 M R^2" -> I, M, R): both sides of an "=" whose
-    right side is an expression, not one value with its unit."""
-    out: set[str] = set()
-    for m in re.finditer(r"(?<![\w.])(?P<lhs>[A-Za-z]\w{0,3})\s*=\s*(?P<rhs>[^,;=]*?)(?=[,;]|\.\s|\.?$|\s(?:is|and|for)\s)",
-                         question):
-        rhs = m.group("rhs").strip()
-        if not re.search(r"[A-Za-z]", rhs) or re.fullmatch(rf"{_NUMBER}\s*{_UNIT}", rhs):
-            continue
-        out.add(m.group("lhs"))
-        out.update(re.findall(r"(?<![\w.])[A-Za-z](?:\d|_\w+)?(?![\w(])", rhs))
-    return out
 
 
 def _letter_key(letter: str) -> str:
