@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pytest
 
+from physr3.synth.registry import get_family
 from physr3.verify.symbolic import SymbolicVerifier
-from support.step_edits import blamed_with_givens
+from support.step_edits import blamed_with_givens, edited_verdict, replace_step
 
 
 @pytest.fixture(scope="module")
@@ -72,3 +73,50 @@ def test_a_lone_letter_of_another_kind_is_no_error_by_itself(strict: SymbolicVer
                                ["m1 = 2.53 kg", "u1 = 9.55 m/s", "m2 = 2.20 kg", line])
     assert found[0] != 4, found
 
+
+# -- Part 2: round 10's false alarms on correct solutions, by cause
+
+@pytest.mark.parametrize(("line", "blamed"), [
+    ("vt = 4.69 m/s (469 cm/s)", False),  # the same speed restated in another unit: a remark
+    ("vt = 4.69 m/s", False),
+    ("vt = 5.20 m/s (520 cm/s)", True),  # a wrong value stays wrong, restated or not
+])
+def test_a_value_restated_in_another_unit_in_brackets_is_no_factor(strict: SymbolicVerifier, line: str,
+                                                                   blamed: bool) -> None:
+    v = edited_verdict(strict, "vertical_circle_top_tension", {12: line})
+    assert (v.error_step == 12) == blamed, v.explanation
+
+
+@pytest.mark.parametrize(("line", "blamed"), [
+    ("Ball 1: m1 = 2.53 kg moving at u1 = 9.55 m/s", False),  # two statements joined by words
+    ("Ball 1: m1 = 2.53 kg moving at u1 = 9.15 m/s", True),  # the speed is not the problem's
+])
+def test_two_letter_value_pairs_joined_by_words_are_two_statements(strict: SymbolicVerifier, line: str,
+                                                                   blamed: bool) -> None:
+    found = blamed_with_givens(strict, "elastic_collision_head_on",
+                               [line, "m2 = 2.20 kg", "u2 = 9.7 m/s"])
+    assert (found[0] == 1) == blamed, found
+
+
+@pytest.mark.parametrize(("line", "blamed"), [
+    ("m = 2.53 kg (in m)", False),  # the statement's own letter in the "in X" form (m, also a unit): a name
+    ("m1 = 2.53 kg (in m)", True),  # a unit of another kind: the value's unit is misread
+])
+def test_an_in_remark_naming_the_statements_own_letter_is_no_unit(strict: SymbolicVerifier, line: str,
+                                                                  blamed: bool) -> None:
+    found = blamed_with_givens(strict, "elastic_collision_head_on", [line, "u1 = 9.55 m/s", "m2 = 2.20 kg"])
+    assert (found[0] == 1) == blamed, found
+
+
+
+@pytest.mark.parametrize(("count", "blamed"), [
+    ("100", False),  # 43 + 57: the lighter isotope's mass number, the remark's own counts added up
+    ("104", True),  # no sum of the remark's counts, no quantity of the problem: invented
+])
+def test_a_count_that_the_remarks_own_counts_add_up_to_is_implied(strict: SymbolicVerifier, count: str,
+                                                                  blamed: bool) -> None:
+    # neutron_separation_energy, seed 27: Z = 43, N = 58, b1 = 8.48 MeV, b2 = 8.52 MeV (mass numbers of 3 digits)
+    problem = get_family("neutron_separation_energy").generate(27)
+    line = f"Residual nucleus (Z = 43, N = 57, mass number {count}): binding energy per nucleon 8.52 MeV"
+    v = strict.verify(problem, replace_step(problem.solution, 4, line))
+    assert (v.error_step == 4) == blamed, v.explanation

@@ -1030,6 +1030,9 @@ def _unit_remark_clash(said: str) -> re.Match | None:
     value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
     if not remark or not value or value.start() > remark.start():
         return None
+    own = re.match(r"\s*([A-Za-zα-ωΑ-Ω]\w*)\s*[=:]", said)
+    if own and own.group(1) == remark.group(1):
+        return None  # `R = 748 ohm (in R)` (session 13, round-10 class A13): the statement's own letter, a name
     written, asked = mp.pint_unit(value.group(1).replace("^", "**")), mp.pint_unit(remark.group(1).replace("^", "**"))
     if written is None or asked is None or (abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor)
                                             and mp.same_dim(written.dim, asked.dim)):

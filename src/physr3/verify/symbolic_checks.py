@@ -2436,8 +2436,35 @@ def _is_remark(inner: str) -> bool:
     return word in words and len(words) >= 2 and any(w.islower() for w in words)
 
 
+# a value with its unit, alone ("81.0 ns") or at the end of the text before a bracket ("T = 8.10e-8 s")
+_VALUE_UNIT = r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zμΩ°][A-Za-z0-9μΩ°/*^]*)"
+_LONE_VALUE = re.compile(rf"\s*{_VALUE_UNIT}\s*")
+_ENDS_WITH_VALUE = re.compile(rf"(?<![\w.]){_VALUE_UNIT}\s*$")
+
+
+# `mA = 9.52 kg moving at vA = 7.53 m/s` (session 13, round-10 class A1): a value with its unit, a few words in
+# lower case, then a new letter and "=": two statements, the words ending the first (else the last value is read
+# as a second value of mA)
+_VALUE_WORDS_LETTER = re.compile(rf"((?<![\w.]){_VALUE_UNIT})\s+(?:[a-z]+\s+){{1,4}}(?=[A-Za-zα-ωΑ-Ω]\w{{0,9}}\s*=)")
+
+
+def _restated_value(before: str, inner: str) -> bool:
+    """`T = 8.10e-8 s (81.0 ns)` (session 13, round-10 class A21): a bracket holding only a value with a unit,
+    right after a value with a unit of the same kind and the same size (within 1%), restates that value in
+    another unit; it is a remark, not a factor (read as one, 8.10e-8 s x 81.0 ns is a wrong value)."""
+    m, b = _LONE_VALUE.fullmatch(inner), _ENDS_WITH_VALUE.search(before)
+    if not m or not b or m.group(2) == b.group(2):
+        return False
+    mine, theirs = mp.pint_unit(m.group(2).replace("^", "**")), mp.pint_unit(b.group(2).replace("^", "**"))
+    if mine is None or theirs is None or not mp.same_dim(mine.dim, theirs.dim) or mp.same_dim(mine.dim, mp.DIMLESS):
+        return False
+    x, y = float(m.group(1)) * mine.factor, float(b.group(1)) * theirs.factor
+    return y != 0 and abs(x - y) <= 0.01 * abs(y)
+
+
 def _strip_remarks(text: str) -> str:
-    """Drop parenthesised remarks: '(mass of the block)', '(from F = m a)', '(in N)', '(cos(phi) = vx/v)'.
+    """Drop parenthesised remarks: '(mass of the block)', '(from F = m a)', '(in N)', '(cos(phi) = vx/v)', and
+    (session 13) a value restated in another unit, '8.10e-8 s (81.0 ns)' (`_restated_value`).
     Linear in the text's length (matching parentheses found with one stack), whatever the nesting."""
     match: dict[int, int] = {}
     stack: list[int] = []
@@ -2449,7 +2476,7 @@ def _strip_remarks(text: str) -> str:
     out, i = [], 0
     while i < len(text):
         j = match.get(i) if text[i] == "(" else None
-        if j is not None and _is_remark(text[i + 1:j]):
+        if j is not None and (_is_remark(text[i + 1:j]) or _restated_value(text[:i], text[i + 1:j])):
             out.append(" ")
             i = j + 1
             continue
@@ -2472,6 +2499,7 @@ def split_clauses(text: str) -> list[str]:
     parts.append("".join(cur))
     out = []
     for p in parts:
+        p = _VALUE_WORDS_LETTER.sub(r"\1; ", p)
         out += [c for c in _CLAUSE_SPLIT.split(p) if c and c.strip()]
     # a clause without '=' that follows one with '=' is prose; keep only clauses with '='
     return [c.strip() for c in out if "=" in c or "≈" in c]

@@ -698,6 +698,8 @@ def remark_value(checker, text: str) -> Finding | None:
             if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not re.fullmatch(r"\d{1,2}", node[2]))):
                 continue
             angle = node[0] == "qty" and bool(re.search(r"deg|rad|°", node[4]))
+            if node[0] == "num" and _sum_of_two(node[2], inner):
+                continue  # "(Z = 48, N = 53, mass number 101)": a count the remark's own counts add up to
             if any(checker.fits_given(s, [node]) and (not angle or _is_angle_unit(g.get("unit", "")))
                    for s, g in checker.gt.givens.items()) or checker.implied([node]) is not None:
                 continue  # a value in degrees is an angle, never a pure ratio of the problem (37.8 deg is no k = 1)
@@ -706,6 +708,15 @@ def remark_value(checker, text: str) -> Finding | None:
                            f"given nor a value it implies); the problem gives {checker.given_list()}.",
                            info={"check": "given_unmatched"})
     return None
+
+
+def _sum_of_two(number: str, inner: str) -> bool:
+    """Whether a whole number is the sum of two other whole numbers written in the same remark (session 13,
+    round-10 class A20: a mass number 101 beside Z = 48 and N = 53 is their sum, derived in place, not invented)."""
+    if not re.fullmatch(r"\d+", number):
+        return False
+    counts = [int(x) for x in re.findall(r"(?<![\w.])\d+(?![\w.])", inner) if x != number]
+    return any(a + b == int(number) for i, a in enumerate(counts) for b in counts[i + 1:])
 
 
 # a value and its unit as a given line writes it, "1/K" and "1/s" included
