@@ -23,7 +23,7 @@ collects what they write, so that no annotator sees a verdict, another annotator
 `relabel` prepares an existing set for a blind relabelling in the same layout (halves of its items under their
 own ids); `agree` and `finalize --relabel SET` then work on it, keeping the old label in `label_before_relabel`.
 `relabel --set A B --ids FILE` takes only the items named in FILE ('SET ID' lines, e.g. those a rubric change
-affects) from several sets, and `put-back --from OUT` writes finalize's rows back into their sets.
+affects) from several sets, and `put-back --dir R --from OUT` writes finalize's rows back into their sets.
 The annotator's instructions are in benchmarks/data/real_solutions/labelling/annotator.txt.
 """
 
