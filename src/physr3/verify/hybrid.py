@@ -27,12 +27,11 @@ from typing import Any
 from physr3.problems import Problem
 from physr3.verify.base import Verdict
 from physr3.verify.registry import register_verifier
+from physr3.verify.symbolic_outcome import READING_CHECKS
 
 
 def keeps_symbolic(verdict: Verdict) -> bool:
     """Whether the hybrid keeps this symbolic verdict: an error found by a check outside READING_CHECKS."""
-    from physr3.verify.symbolic_outcome import READING_CHECKS
-
     return verdict.has_error and verdict.details.get("check") not in READING_CHECKS
 
 
