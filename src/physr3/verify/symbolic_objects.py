@@ -102,14 +102,22 @@ _FILLER = _ARTICLES | frozenset("a an is are was it at to of in on by be".split(
 # the problem giving an object's quantity: "a light string of length 1.2 m", "a curve of radius 85.6 m"
 _OWNED_PROBLEM = re.compile(rf"\b(?P<owner>[A-Za-z]{{3,}})\s+of\s+(?P<qty>[a-z]{{3,}})\s+(?:of\s+)?{_NUMBER}\s*[A-Za-zμΩ°]",
                             re.IGNORECASE)
-# a given line giving an object's quantity: "the length of the circle is 1.6 m", "the car has a radius of 284 m"
+# ... or "<object> whose <quantity> is <value>": "a diffraction grating whose line density is 344 mm^-1" (session 14)
+_WHOSE_PROBLEM = re.compile(rf"\b(?P<owner>[A-Za-z]{{3,}})\s+whose\s+(?:[a-z]{{3,}}\s+)?(?P<qty>[a-z]{{3,}})\s+is\s+"
+                            rf"{_NUMBER}\s*[A-Za-zμΩ°](?:[\w/*]|\^-?)*", re.IGNORECASE)
+# a given line giving an object's quantity: "the length of the circle is 1.6 m", "the car has a radius of 284 m",
+# "the line density of the light (λ) is 405 mm^-1" (one word before the quantity's noun and a letter in brackets
+# before "is" allowed, session 14)
 _OWNED_LINES = (
-    re.compile(rf"\bthe\s+(?P<qty>[a-z]{{3,}})\s+of\s+the\s+(?:[a-z-]+\s+)?(?P<owner>[a-z]{{3,}})\s+(?:is|=|:)\s*"
-               rf"(?P<num>{_NUMBER})\s*(?P<unit>[A-Za-zμΩ°][\w/^*]*)", re.IGNORECASE),
+    re.compile(rf"\bthe\s+(?:[a-z]{{3,}}\s+)?(?P<qty>[a-z]{{3,}})\s+of\s+the\s+(?:[a-z-]+\s+)?(?P<owner>[a-z]{{3,}})"
+               rf"(?:\s*\([^()]{{1,12}}\))?\s+(?:is|=|:)\s*(?P<num>{_NUMBER})\s*(?P<unit>[A-Za-zμΩ°](?:[\w/*]|\^-?)*)",
+               re.IGNORECASE),
     re.compile(rf"\bthe\s+(?:[a-z-]+\s+)?(?P<owner>[a-z]{{3,}})\s+has\s+an?\s+(?P<qty>[a-z]{{3,}})\s+of\s+"
                rf"(?P<num>{_NUMBER})\s*(?P<unit>[A-Za-zμΩ°][\w/^*]*)", re.IGNORECASE))
 # "<quantity> (...) is the <quantity> (...)": one quantity said to be another
-_EQUATED = re.compile(r"\s*(?P<a>(?:the\s+)?[A-Za-z][^=:]{2,80}?)\s+is\s+the\s+(?P<b>[A-Za-z][^=:]*)$", re.IGNORECASE)
+# (session 14: the second side may end at a colon that gives its value, "... is the speed of light (c): c = 3e8 m/s")
+_EQUATED = re.compile(r"\s*(?P<a>(?:the\s+)?[A-Za-z][^=:]{2,80}?)\s+is\s+the\s+(?P<b>[A-Za-z][^=:]*)(?::[^:]*)?$",
+                      re.IGNORECASE)
 # "The angle of the beam is 70 deg": a quantity of one object
 _OF_OBJECT = re.compile(r"\s*the\s+(?P<head>[a-z]{3,})\s+of\s+the\s+(?P<owner>[a-z]{3,})\s+is\b", re.IGNORECASE)
 # a clause of the problem that begins with its subject: "the cable makes ..."
@@ -444,14 +452,16 @@ class ObjectWords:
         """"The length of the circle is 1.6 m." where the problem writes "a light string of length 1.6 m ... whirled
         in a vertical circle", "The car has a radius of 284 m." for "a curve of radius 284 m" (session 12): the
         problem's "<object> of <quantity> <value>" says whose quantity the value is; a given line that gives the
-        same quantity with that value to another object the problem names has moved it to the wrong object."""
+        same quantity with that value to another object the problem names has moved it to the wrong object. The
+        problem's "<object> whose <quantity> is <value>" says it too ("a diffraction grating whose line density is
+        344 mm^-1": "the line density of the light is 344 mm^-1" gives it to the light; session 14)."""
         named = {_stem(w) for w in _words(self.question)}
         for said in (m for r in _OWNED_LINES for m in r.finditer(text)):
             line_values = _clause_values(said.group(0))
             qty, owner = _stem(said.group("qty").lower()), _stem(said.group("owner").lower())
             if owner not in named:
                 continue  # an object of the solution's own wording: judged by the word checks, not here
-            for m in _OWNED_PROBLEM.finditer(self.question):
+            for m in [*_OWNED_PROBLEM.finditer(self.question), *_WHOSE_PROBLEM.finditer(self.question)]:
                 if _stem(m.group("qty").lower()) == qty and _stem(m.group("owner").lower()) != owner and any(
                         mp.same_dim(d, d2) and math.isclose(v, v2, rel_tol=_REL)
                         for v, d in _clause_values(m.group(0)) for v2, d2 in line_values):
