@@ -1399,7 +1399,18 @@ class _Checker:
             bad += 1
         return bad > 0
 
-    def misnamed_kind(self, text: str) -> Finding | None:
+    def claimed_kind(self, plain: str) -> Finding | None:
+        """A line of several values (session 14): each of its clauses, cut at commas and semicolons, that says
+        "<words> is <one value>" ("At 259 K, the volume of ice is 250 g.") is judged by `misnamed_kind` alone,
+        since its words name that value and no other."""
+        for piece in re.split(r"[,;]", plain):
+            if len(_LONE_NUMBER.findall(piece)) == 1 and re.search(r"\b(?:is|are|equals)\s+[-+]?\.?\d", piece):
+                found = self.misnamed_kind(piece, nested=True)
+                if found is not None:
+                    return found
+        return None
+
+    def misnamed_kind(self, text: str, nested: bool = False) -> Finding | None:
         """A given step whose one value is a given's value of the problem, described by words whose head
         noun names a quantity of another kind ("n = 5.89 mW (the total energy emitted)": 5.89 mW is the
         power; "n = 4.67 mol (molar mass of the gas)"; "m1 = 8.36 uC (rest mass of the first charge)"):
@@ -1410,6 +1421,8 @@ class _Checker:
         290 K": 290 K is no pressure). A remark after the value ("20 V (emf)") is no factor of it."""
         plain = re.sub(r"\(\s*[a-z]\s*\)", " ", mp.normalize(_strip_tags(text)))  # list labels "(a)": no factor
         numbers = list(_LONE_NUMBER.finditer(plain))
+        if len(numbers) > 1 and not nested:
+            return self.claimed_kind(plain)
         if len(numbers) != 1:
             return None
         start = numbers[0].start()
@@ -1437,6 +1450,8 @@ class _Checker:
             return None  # ... or the problem's own words around it ("a field of 1.3 T perpendicular to its velocity")
         s = fits[0]
         said = plain[start:numbers[0].end() + (unit.end() if unit else 0)].strip()
+        while said.endswith(")") and said.count(")") > said.count("("):  # "(1.6e-19 C)": the bracket's own end
+            said = said[:-1]
         article = "an" if phrase[0] in "aeiou" else "a"
         return Finding(0, "fail", "MC", f"calls {said} {article} {phrase}, "
                        f"but it is the {self.gt.descriptions.get(s, s)} ({s}), a quantity of another kind.",
@@ -2197,6 +2212,9 @@ _KIND_NOUNS = tuple(sorted((
     ("period", "s"), ("frequency", "1/s"), ("force", "N"), ("tension", "N"), ("charge", "C"), ("voltage", "V"),
     ("current", "A"), ("resistance", "ohm"), ("capacitance", "F"), ("pressure", "Pa"), ("volume", "m^3"),
     ("area", "m^2"), ("momentum", "kg*m/s"),
+    # where a thing is, and the wave vector's inverse length (session 14; "angular" ones are angles)
+    ("position", "m"), ("displacement", "m"), ("angular position", "rad"), ("angular displacement", "rad"),
+    ("wavevector", "1/m"), ("wave vector", "1/m"), ("wavenumber", "1/m"), ("wave number", "1/m"),
     # a weight is a force (session 11); the chemists' molecular/atomic weight is a molar or particle mass
     ("weight", "N"), ("molecular weight", "kg/mol"), ("atomic weight", "kg/mol")), key=lambda kv: -len(kv[0])))
 # a word after the noun that makes it another kind ("energy per photon", "charge density", "time constant")
