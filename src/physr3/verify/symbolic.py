@@ -436,6 +436,7 @@ class SymbolicVerifier:
         checked: list[bool] = []  # per step: whether any check decided something in it
         pending: list[tuple[int, str, str | None]] = []  # equations with an unknown symbol, for later
         in_givens = True  # still in the leading run of given statements (where untagged steps are givens)
+        read_as: list[str | None] = []  # per step: the section it was checked as (an untagged given: "given")
         for i, step in enumerate(steps):
             number = step.number if numbered else i + 1
             tag = step.tag
@@ -443,6 +444,7 @@ class SymbolicVerifier:
                 tag = "given"  # an untagged given statement is checked as one
             elif tag != "given":
                 in_givens = False
+            read_as.append(tag)
             checker.hits = set()
             checker.decided = False
             checker.step_index = i
@@ -541,11 +543,15 @@ class SymbolicVerifier:
         if self.unchecked == "error" and unchecked and unchecked[0] < fail_at:
             j = unchecked[0]
             # `w = h/m (wavelength)`, `L' = L' + L`: a wrong relation is CM wherever it is written
+            # session 14: in <given>, a relation for a letter of a kind the problem computes (`R4 = R1 + R2 + R3`)
             wrong_relation = misdescribed_equation(checker, steps[j].text) or self_plus_term(steps[j].text) or (
                 steps[j].tag not in ("given", "find") and writes_relation(checker, steps[j].text)) \
+                or (steps[j].tag == "given" and relation_for_computed(checker, steps[j].text)) \
                 or checker.bare_foreign_principle(steps[j].text) \
                 or equates_unlike_values(checker, steps[j].text)  # `1.84 kg * (286 K) = 392 JK`: values of two kinds
-            etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
+            # an untagged step read as a given (in the leading run of givens) states data: MC as a <given> (session 14)
+            as_tag = steps[j].tag or (read_as[j] if j < len(read_as) else None)
+            etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(as_tag, "CE")
             if etype == "CM" and not wrong_relation and states_values_only(checker, steps[j].text):
                 etype = "MC"  # `v = 367 V` in <concept>: data stated, not a relation (session 12)
             first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
@@ -1022,11 +1028,36 @@ def _in_question(clause: str, question: str) -> bool:
     return bool(letters) and len(norm(own)) >= 5 and norm("=" + own) in norm(question)
 
 
+def relation_for_computed(checker: _Checker, text: str) -> bool:
+    """Whether a step in <given> writes a relation of symbols (`writes_relation`: not for a given's own letter)
+    whose letter conventionally names the kind of a quantity the problem works out (`R4 = R1 + R2 + R3` where
+    the parallel and equivalent resistances are computed, `I1 = emf r1/R1` where the current is): it states
+    physics, CM by cause, not data (session 14, round-11 class U5). A relation for a letter of no computed
+    kind (`m = mp*e`, `s = (m1 - m0)/(m1 - m0)`), or of no symbol of the problem (`W = E^2/m^2` for the
+    Compton shift), stays a misstated given, MC, as the labels type it."""
+    from physr3.verify.symbolic_givens import _INDEXED, _LETTER_KINDS
+
+    if not writes_relation(checker, text):
+        return False
+    plain = _TAG_MARK.sub(" ", text)
+    m = re.search(r"(?<![\w'])([A-Za-zα-ωΑ-Ω][\w']{0,7})\s*=(?!=)", plain)  # its first equation
+    rhs = re.split(r"=|;|,\s", plain[m.end():], maxsplit=1)[0] if m else ""
+    if not any(checker.names.get(v, v) in checker.gt.dims for n in checker.readings(rhs, "rhs")[:1]
+               for v in mp.variables(n)):
+        return False  # `W = E^2/m^2` in a Compton problem: letters of its own, an invented given (MC)
+    base = _INDEXED.fullmatch(m.group(1)) if m else None
+    kinds = [info.dim for unit in (_LETTER_KINDS.get(base.group("base"), ()) if base else ())
+             if (info := mp.pint_unit(unit)) is not None]
+    return any(mp.same_dim(checker.gt.dims.get(s), d) for s in checker.gt.equations for d in kinds
+               if checker.gt.dims.get(s) is not None)
+
+
 def _unit_remark_clash(said: str) -> re.Match | None:
-    """A given stating one value with a unit and, in a remark "(in UNIT)", another unit that pint reads
-    and that is not the one written ("40 deg above the horizontal (in radians)"): the value's unit is
-    misread (MC), the match; None otherwise (no unit written, or the same unit)."""
-    remark = re.search(r"\(\s*in\s+([A-Za-zμΩ°/*^()0-9]+?)(?:\s+units?)?\s*\)", said)  # "(in m^2/C^2 units)" too
+    """A given stating one value with a unit and, in a remark "(in UNIT)" (or one ending "in units of UNIT"), another
+    unit that pint reads and that is not the one written ("40 deg above the horizontal (in radians)"): the
+    value's unit is misread (MC), the match; None otherwise (no unit written, or the same unit)."""
+    # "(in m^2/C^2 units)" too, and the unit at the end of a longer remark ("(given, also in units of m/s)", session 14)
+    remark = re.search(r"\([^()]*?\bin\s+(?:units\s+of\s+)?([A-Za-zμΩ°/*^()0-9]+?)(?:\s+units?)?\s*\)", said)
     value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
     if not remark or not value or value.start() > remark.start():
         return None
