@@ -1,0 +1,157 @@
+"""The symbolic verifier's given-step checks of session 14, from the late verdicts on model-written solutions of the
+thirteen tuning sets (round-11 classes B1 and B33 of analysis/round11_misses_session12_verifier.md, and the same causes
+in the older rounds): a value given to another object than the one the problem's "<object> whose <quantity> is
+<value>" names; a value called by a quantity noun of another kind (where a thing is, a wave vector); a clause of a
+line of several values that calls its one value a quantity of another kind. Each test writes the <given> section of a
+generated problem's ground-truth solution (seed 0) the way the small model wrote it; each has a near miss that must
+pass. The verifiers run the checks alone (`answer_overrules=False`).
+
+Values (seed 0): diffraction_grating_angle lam = 575 nm, N = 154 mm^-1, m = 3; proton_helix_pitch B = 0.11 T,
+v = 7.24e6 m/s, theta = 35 deg, mp = 1.67e-27 kg, e = 1.6e-19 C; compton_recoil_energy lam = 19.2 pm, theta =
+125 deg; ice_to_water_heat m = 213 g, T1 = 250 K, T2 = 290 K.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from physr3.verify.symbolic import SymbolicVerifier
+from support.step_edits import blamed_with_givens
+
+GRATING = ["lam = 575 nm (wavelength)", "m = 3 (order of the maximum)"]
+HELIX = ["B = 0.11 T (magnetic field)", "v = 7.24e6 m/s (speed of the proton)",
+         "theta = 35 deg (angle between velocity and field)", "mp = 1.67e-27 kg (proton mass)"]
+COMPTON = ["theta = 125 deg (scattering angle)", "h = 6.63e-34 J*s (Planck constant)",
+           "me = 9.11e-31 kg (electron mass)", "c = 3e8 m/s (speed of light)"]
+ICE = ["T2 = 290 K (final temperature of the water)", "T0 = 273 K (melting point of ice)",
+       "ci = 2100 J/(kg*K) (specific heat of ice)", "Lf = 334000 J/kg (latent heat of fusion of ice)",
+       "cw = 4186 J/(kg*K) (specific heat of water)"]
+
+
+@pytest.fixture(scope="module")
+def strict() -> SymbolicVerifier:
+    return SymbolicVerifier(unchecked="error", answer_overrules=False)
+
+
+# B1: the problem says whose quantity a value is by "<object> whose <quantity> is <value>"
+
+@pytest.mark.parametrize("stated", [
+    "The line density of the light is 154 mm^-1.",  # the grating's, given to the light
+    "The line density of the monochromatic light (N) is 154 mm^-1.",  # a letter in brackets before "is"
+])
+def test_a_quantity_the_problem_gives_its_owner_by_whose_given_to_another_object_is_mc(
+        strict: SymbolicVerifier, stated: str) -> None:
+    assert blamed_with_givens(strict, "diffraction_grating_angle", [GRATING[0], stated, GRATING[1]]) == \
+        (2, "MC", "given_object")
+
+
+@pytest.mark.parametrize("stated", [
+    "The line density of the grating is 154 mm^-1.",  # the problem's own object
+    "The line density of the diffraction grating (N) is 154 mm^-1.",
+])
+def test_a_quantity_given_to_the_object_whose_it_is_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
+    # (another reader takes "line density" for the grating spacing to be found: not this check's concern)
+    step, _kind, check = blamed_with_givens(strict, "diffraction_grating_angle", [GRATING[0], stated, GRATING[1]])
+    assert check != "given_object", (step, check)
+
+
+# B33: a given's value called by a quantity noun of another kind, in a heading
+
+@pytest.mark.parametrize(("family", "stated", "rest"), [
+    ("proton_helix_pitch", "The initial position of the proton (1.6e-19 C)", HELIX),  # a charge called a position
+    ("proton_helix_pitch", "Displacement of the proton: 1.6e-19 C", HELIX),
+    ("compton_recoil_energy", "wavevector k = 19.2 pm", COMPTON),  # a wavelength called a wave vector (1/m)
+])
+def test_a_value_called_a_quantity_of_another_kind_is_mc(strict: SymbolicVerifier, family: str, stated: str,
+                                                         rest: list[str]) -> None:
+    assert blamed_with_givens(strict, family, rest + [stated]) == (len(rest) + 1, "MC", "given_kind")
+
+
+@pytest.mark.parametrize(("family", "stated", "rest"), [
+    ("proton_helix_pitch", "The charge of the proton (1.6e-19 C)", HELIX),  # its own kind
+    ("proton_helix_pitch", "The angular position of the velocity to the field: 35 deg",
+     HELIX[:2] + HELIX[3:] + ["e = 1.6e-19 C (elementary charge)"]),  # an angle is no length
+    ("compton_recoil_energy", "wavelength k = 19.2 pm", COMPTON),  # the letter is notation
+])
+def test_a_value_called_a_quantity_of_its_own_kind_is_no_error(strict: SymbolicVerifier, family: str, stated: str,
+                                                               rest: list[str]) -> None:
+    step, _kind, check = blamed_with_givens(strict, family, rest + [stated])
+    assert check != "given_kind", (step, check)
+
+
+# B33: in a line of several values, the clause "<words> is <value>" names that value
+
+def test_a_clause_calling_its_value_a_quantity_of_another_kind_is_mc(strict: SymbolicVerifier) -> None:
+    stated = "At 250 K, the volume of ice is 213 g."  # the mass of ice called a volume
+    assert blamed_with_givens(strict, "ice_to_water_heat", [stated] + ICE) == (1, "MC", "given_kind")
+
+
+@pytest.mark.parametrize("stated", [
+    "At 250 K, the mass of ice is 213 g.",  # the right quantity
+    "The ice has a mass of 213 g at a temperature of 250 K.",  # no "is <value>" clause to judge alone
+])
+def test_a_clause_calling_its_value_its_own_quantity_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
+    step, _kind, check = blamed_with_givens(strict, "ice_to_water_heat", [stated] + ICE)
+    assert check != "given_kind", (step, check)
+
+
+# B31: a unit of another kind at the end of a longer remark
+
+CURVE = ["R = 44.5 m (radius of the curve)", "theta = 8.0 deg (banking angle)", "mu = 0.14 (coefficient of static friction)"]
+
+
+def test_a_remark_ending_in_units_of_another_kind_is_mc(strict: SymbolicVerifier) -> None:
+    stated = "g = 9.8 m/s^2 (given, also in units of m/s)"  # an acceleration said to be in units of a speed
+    assert blamed_with_givens(strict, "banked_curve_max_speed", CURVE + [stated]) == (4, "MC", "given_unit_remark")
+
+
+@pytest.mark.parametrize("stated", [
+    "g = 9.8 m/s^2 (given, in units of m/s^2)",  # its own unit
+    "g = 9.8 m/s^2 (given, in a uniform field)",  # words, no unit
+])
+def test_a_remark_ending_in_its_own_units_or_in_words_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
+    step, _kind, check = blamed_with_givens(strict, "banked_curve_max_speed", CURVE + [stated])
+    assert check != "given_unit_remark", (step, check)
+
+
+# C4: a given sentence that says a quantity is one of another kind, the second side followed by its value
+
+PARTICLE = ["m = 5.02 ug (mass of the particle)", "v = 7.02 mm/s (speed of the particle)",
+            "h = 6.63e-34 J*s (Planck constant)"]
+
+
+def test_a_quantity_said_to_be_one_of_another_kind_before_a_colon_is_mc(strict: SymbolicVerifier) -> None:
+    stated = "The de Broglie wavelength λ is the speed of light (c): c = 3e8 m/s."  # a length said to be a speed
+    assert blamed_with_givens(strict, "de_broglie_wavelength_particle", PARTICLE + [stated]) == \
+        (4, "MC", "given_equated")
+
+
+def test_a_quantity_said_to_be_one_of_its_own_kind_before_a_colon_is_no_error(strict: SymbolicVerifier) -> None:
+    stated = "The particle's velocity v is the given velocity: 7.02 mm/s."
+    step, _kind, check = blamed_with_givens(strict, "de_broglie_wavelength_particle",
+                                            [PARTICLE[0], stated, PARTICLE[2]])
+    assert check != "given_equated", (step, check)
+
+
+# U5: an unread relation of symbols in <given> for a letter of a kind the problem computes states physics (CM)
+
+NETWORK = ["emf = 7.8 V (battery emf)", "r = 1.3 ohm (internal resistance)", "R1 = 15 ohm", "R2 = 35 ohm",
+           "R3 = 8.0 ohm"]
+LIFT = ["m = 14.9 kg", "h = 4.68 m", "g = 9.8 m/s^2"]
+
+
+@pytest.mark.parametrize("stated", [
+    "R4 = R1 + R2 + R3",  # a series sum for the parallel pair: a resistance, which the problem works out
+    "The current (I1) is given by I1 = emf/R1",  # a current, which the problem works out
+])
+def test_an_unread_relation_for_a_computed_kind_among_the_givens_is_cm(strict: SymbolicVerifier, stated: str) -> None:
+    assert blamed_with_givens(strict, "resistor_network_power", NETWORK + [stated]) == (6, "CM", "unchecked")
+
+
+@pytest.mark.parametrize(("family", "givens", "at"), [
+    ("resistor_network_power", NETWORK + ["R4 = the resistors R1, R2 and R3"], 6),  # words, no relation
+    ("gravitational_potential_energy_lift", ["F = ma * g"] + LIFT, 1),  # a force: the problem computes none
+])
+def test_an_unread_given_that_writes_no_relation_for_a_computed_kind_stays_mc(
+        strict: SymbolicVerifier, family: str, givens: list[str], at: int) -> None:
+    assert blamed_with_givens(strict, family, givens) == (at, "MC", "unchecked")
