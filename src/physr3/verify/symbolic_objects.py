@@ -127,6 +127,9 @@ _STABLE_DECAY = re.compile(r"\b(?:half[- ]?life|decay\s+constant|mean\s+life(?:t
                            r"stable\b[\w ]{0,20}", re.IGNORECASE)
 # a sentence that begins with its one-noun subject: "The screen is ...", "the slits are ..."
 _NOUN_SUBJECT = re.compile(r"\s*(?:the|a|an)\s+(?P<noun>[a-z]{3,})\s+(?:is|are|was|were)\b", re.IGNORECASE)
+# ... or a quantity between two of them: "The distance between the slits is 1.38 m." (session 14)
+_BETWEEN_SUBJECT = re.compile(r"\s*the\s+[a-z]{3,}\s+between\s+the\s+(?P<noun>[a-z]{3,})\s+(?:is|are|was|were)\b",
+                              re.IGNORECASE)
 
 
 @functools.lru_cache(maxsize=1)
@@ -386,8 +389,10 @@ class ObjectWords:
     def other_subject(self, text: str) -> Finding | None:
         """"The screen is 0.88 mm apart." where the problem writes "the slits are 0.88 mm apart and the screen is
         0.814 m away": the sentence's one-noun subject is attached in the problem (clause by clause) only to
-        other values of the line's value's kind, and no clause that states the value names that noun."""
-        m = _NOUN_SUBJECT.match(text)
+        other values of the line's value's kind, and no clause that states the value names that noun. A subject
+        that is a quantity between two objects ("The distance between the slits is 1.38 m.") is judged by those
+        objects' noun in the same way (session 14)."""
+        m = _NOUN_SUBJECT.match(text) or _BETWEEN_SUBJECT.match(text)
         value = _one_value(text) if m else None
         if value is None or value[1] is None or mp.same_dim(value[1], mp.DIMLESS):
             return None
