@@ -16,7 +16,7 @@ from __future__ import annotations
 import pytest
 
 from physr3.verify.symbolic import SymbolicVerifier
-from support.step_edits import blamed_with_givens
+from support.step_edits import blamed_with_givens, edited_verdict
 
 GRATING = ["lam = 575 nm (wavelength)", "m = 3 (order of the maximum)"]
 HELIX = ["B = 0.11 T (magnetic field)", "v = 7.24e6 m/s (speed of the proton)",
@@ -155,3 +155,58 @@ def test_an_unread_relation_for_a_computed_kind_among_the_givens_is_cm(strict: S
 def test_an_unread_given_that_writes_no_relation_for_a_computed_kind_stays_mc(
         strict: SymbolicVerifier, family: str, givens: list[str], at: int) -> None:
     assert blamed_with_givens(strict, family, givens) == (at, "MC", "unchecked")
+
+
+# B1: a quantity between two objects, given a value the problem states of something else
+
+SLITS = ["lam = 423 nm (vacuum wavelength)", "n = 1.37 (refractive index of the liquid)"]
+
+
+def test_a_quantity_between_objects_given_another_object_s_value_is_mc(strict: SymbolicVerifier) -> None:
+    stated = "The distance between the slits is 1.50 m."  # the screen's distance, given to the slits
+    assert blamed_with_givens(strict, "young_double_slit_in_liquid", [stated] + SLITS) == (1, "MC", "given_object")
+
+
+def test_a_quantity_between_objects_given_their_own_value_is_no_error(strict: SymbolicVerifier) -> None:
+    stated = "The distance between the slits is 0.97 mm."
+    step, _kind, check = blamed_with_givens(strict, "young_double_slit_in_liquid", [stated] + SLITS)
+    assert check != "given_object", (step, check)
+
+
+# B1: two values of one kind offered for one given
+
+CALORIMETER = ["m1 = 388 g (mass of the metal block)", "c1 = 887 J/(kg*K) (specific heat of the metal)"]
+
+
+def test_two_values_of_one_kind_joined_by_or_are_mc(strict: SymbolicVerifier) -> None:
+    stated = "Specific heat of water (4186 J/(kg*K) or 887 J/(kg*K))"  # the metal's value offered for water's
+    assert blamed_with_givens(strict, "calorimetry_mixing", CALORIMETER + [stated]) == (3, "MC", "given_garbled")
+
+
+@pytest.mark.parametrize("stated", [
+    "Specific heat of water (4186 J/(kg*K) or 4.186 J/(g*K))",  # one value in two units
+    "Specific heat of water: 4186 J/(kg*K)",
+])
+def test_one_value_in_two_units_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
+    step, _kind, check = blamed_with_givens(strict, "calorimetry_mixing", CALORIMETER + [stated])
+    assert check != "given_garbled", (step, check)
+
+
+# B36: a first <find> step that only lists a name and a value, where the unknown belongs
+
+@pytest.mark.parametrize("stated", [
+    "<top_point_thickness> = 1.2 m",  # a given's value under a made-up name
+    "T = 8.31 m/s",  # the target's letter, with a given's value
+])
+def test_a_find_step_that_lists_a_value_is_mc(strict: SymbolicVerifier, stated: str) -> None:
+    v = edited_verdict(strict, "vertical_circle_top_tension", {5: stated})
+    assert (v.error_step, v.error_type, v.details.get("check")) == (5, "MC", "target")
+
+
+@pytest.mark.parametrize("stated", [
+    "T, the tension in the string at the top (in N)",  # the unknown named
+    "<tension> = ?",  # named, no value
+])
+def test_a_find_step_that_names_the_unknown_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
+    v = edited_verdict(strict, "vertical_circle_top_tension", {5: stated})
+    assert v.error_step != 5, (v.error_step, v.details.get("check"))

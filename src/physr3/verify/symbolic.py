@@ -627,7 +627,7 @@ class SymbolicVerifier:
                                   f"value's unit is misread.", info={"check": "given_unit_remark"})
             garbled = _VALUE_OF_VALUE.match(said)  # "T(299 K) = 954 K": two values for one quantity
             if finding is None and not garbled:
-                garbled = _two_values(checker, said)  # "gamma = 5/3 (gamma = 0.5)"
+                garbled = _two_values(checker, said) or _either_value(said)  # "gamma = 5/3 (gamma = 0.5)"
             if finding is None and garbled:
                 finding = Finding(0, "fail", "MC", f"writes {garbled.group(0).strip()[:40]}, two values for "
                                   f"one quantity; the problem gives {checker.given_list()}.",
@@ -844,9 +844,18 @@ class SymbolicVerifier:
     def _target_failure(self, checker: _Checker, find_steps: list) -> tuple[int, Finding] | None:
         """The <find> section must name the asked quantity: by symbol, by its description (or most of
         it), or by a unit of its dimension. A <find> that names another quantity first fails at that
-        step; one that names only givens, an invented quantity or nothing fails at its first step."""
+        step; one that names only givens, an invented quantity or nothing fails at its first step. A
+        first <find> step that is only a name and a value (`<top_point_thickness> = 1.7 m`, `T = 465 K`)
+        lists a value where the unknown belongs (RUBRIC.md, "The find step"; session 14: all 33 such steps
+        on the thirteen tuning sets are labelled first errors, MC), whatever the value is."""
         first = None
         for k, (i, s) in enumerate(find_steps):
+            listed = _VALUE_ONLY.fullmatch(s.text) if k == 0 else None
+            if listed is not None:  # "<top_point_thickness> = 1.7 m": a value listed, no unknown named (session 14)
+                gt = checker.gt
+                return i, Finding(0, "fail", "MC", f"lists {listed.group(1)} = {listed.group(2)} where the quantity "
+                                  f"asked for should be named; the question asks for {gt.target}, "
+                                  f"{gt.target_desc}.".replace(", .", "."), info={"check": "target"})
             valued = checker.target_with_value(s.text)  # "Sound intensity level: 37.9 W/m^2"
             if valued is not None:
                 return i, valued
@@ -915,6 +924,9 @@ class SymbolicVerifier:
                                 nodes=list(readings))
 
 
+# a <find> step that is only a name (a letter, words in angle brackets) and a value: `<speed> = 10.5 m/s`
+_VALUE_ONLY = re.compile(r"\s*<?([A-Za-z_][\w ]{0,40}?)>?\s*=\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+                         r"(?:\s*[A-Za-zμΩ°][\w/*^]*)?)\s*\.?\s*")
 # "t = 0 (time)": a symbol set to zero, a remark allowed
 _ZERO_CONDITION = re.compile(r"\s*([A-Za-zα-ωΑ-Ω]\w{0,5})\s*=\s*0\s*(?:\([^()]*\))?\s*[.;]?\s*")
 _CONTENT = re.compile(r"[A-Za-z0-9α-ωΑ-Ω]")
@@ -1083,6 +1095,26 @@ def _two_values(checker: _Checker, said: str) -> re.Match | None:
     if not a or not b or any(checker.close(x, y, 0.02) for x in a for y in b):
         return None
     return m
+
+
+# "4186 J/(kg*K) or 463 J/(kg*K)": two values with units (a unit holds at most one bracket) joined by "or"
+_EITHER = re.compile(r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zμΩ°][\w/*^]*(?:\([\w/*^]+\))?)\s+or\s+"
+                     r"([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-zμΩ°][\w/*^]*(?:\([\w/*^]+\))?)")
+
+
+def _either_value(said: str) -> re.Match | None:
+    """A given offering two values of one kind joined by "or" ("Specific heat of water (4186 J/(kg*K) or 463
+    J/(kg*K))"): it states neither as the given, two values for one quantity (session 14), the match; None
+    when the two are one value in two units (`0.5 m or 50 cm`) or of different kinds."""
+    m = _EITHER.search(said)
+    if m is None:
+        return None
+    units = [mp.pint_unit(u.replace("^", "**")) for u in (m.group(2), m.group(4))]
+    if any(u is None for u in units) or not mp.same_dim(units[0].dim, units[1].dim):
+        return None
+    a, b = float(m.group(1)) * units[0].factor, float(m.group(3)) * units[1].factor
+    return None if abs(a - b) <= 0.02 * max(abs(a), abs(b)) else m
+
 
 
 def given_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[str]]:
