@@ -210,3 +210,24 @@ def test_a_find_step_that_lists_a_value_is_mc(strict: SymbolicVerifier, stated: 
 def test_a_find_step_that_names_the_unknown_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
     v = edited_verdict(strict, "vertical_circle_top_tension", {5: stated})
     assert v.error_step != 5, (v.error_step, v.details.get("check"))
+
+
+# U9: values combined into a quantity of another kind than the one they are written for: a wrong relation (CM)
+
+@pytest.mark.parametrize("stated", [
+    "Q = (353 uF)/(41.5 V)",  # F/V is no charge
+    "Q = (353 uF)*(41.5 V)*(2 s)",  # C*s is no charge
+])
+def test_values_combined_into_another_kind_are_cm(strict: SymbolicVerifier, stated: str) -> None:
+    v = edited_verdict(strict, "capacitor_charge", {6: stated})
+    assert (v.error_step, v.error_type) == (6, "CM"), v.explanation
+
+
+@pytest.mark.parametrize(("at", "stated"), [
+    (7, "Q = 0.0246 C"),  # a wrong result of the right relation: arithmetic
+    (6, "Q = 353e-6*41.5*2"),  # bare numbers: units dropped, not judged by kind
+])
+def test_a_wrong_value_of_the_right_kind_or_of_bare_numbers_stays_ce(strict: SymbolicVerifier, at: int,
+                                                                     stated: str) -> None:
+    v = edited_verdict(strict, "capacitor_charge", {at: stated})
+    assert (v.error_step, v.error_type) == (at, "CE"), v.explanation

@@ -731,6 +731,10 @@ class SymbolicVerifier:
             # `14.0 g * 4 g/mol * (285 K) = 100 kJ`: values of two kinds equated, a wrong relation wherever it is
             finding.error_type, finding.numeric = "CM", False
             finding.explanation += " Its two sides are quantities of different kinds: a wrong relation."
+        elif check == "value" and lhs is not None and values_of_other_kind(checker, sym, node):
+            # `Q = (4186 J)/(860 K)` for a heat: values combined into another kind, a wrong relation (session 14)
+            finding.error_type, finding.numeric = "CM", False
+            finding.explanation += f" Its values combine into a quantity of another kind than {sym}: a wrong relation."
         elif lhs is not None and checker.wrong_relation(lhs, node):
             finding.error_type, finding.numeric = "CM", False
             finding.explanation += " Its numbers follow a wrong relation" + (
@@ -1038,6 +1042,40 @@ def _in_question(clause: str, question: str) -> bool:
     letters = [w for w in re.findall(r"[A-Za-z]\w*", re.sub(r"\d+(?:\.\d*)?(?:[eE][-+]?\d+)?", " ", own))
                if mp.unit_word(w) is None]  # a formula in letters ("0.5 M R^2"), not a value ("8.85e-12 F/m")
     return bool(letters) and len(norm(own)) >= 5 and norm("=" + own) in norm(question)
+
+
+def values_of_other_kind(checker: _Checker, sym: str, node: Any) -> bool:
+    """Whether an expression of values only, two or more combined by an operator and all with units, has a
+    known dimension other than that of the quantity `sym` it is written for (`Q = (4186 J)/(860 K)`, a heat
+    computed as J/K): no slip of arithmetic gives another kind, so the relation is wrong (CM by cause; round-11
+    class U9). Bare numbers are not judged: a small model drops units in arithmetic it otherwise does right."""
+    want = checker.gt.dims.get(sym)
+    if want is None or mp.variables(node) or _leaf_count(node) < 2 or not _all_with_units(node):
+        return False
+    got = mp.dimension(node, checker.dims)
+    return got is not None and not mp.same_dim(got, want)
+
+
+def _leaf_count(node: Any) -> int:
+    """The values and symbols of an expression tree."""
+    if not isinstance(node, tuple) or not node:
+        return 0
+    if node[0] in ("num", "qty", "var", "const"):
+        return 1
+    return sum(_leaf_count(a) for a in node[1:] if isinstance(a, tuple))
+
+
+def _all_with_units(node: Any) -> bool:
+    """Whether every value of an expression tree carries a unit (a bare exponent or factor aside: `^2`, `2*`)."""
+    if not isinstance(node, tuple) or not node:
+        return True
+    if node[0] == "num":
+        return False
+    if node[0] in ("qty", "var", "const"):
+        return True
+    if node[0] == "pow":
+        return _all_with_units(node[1])
+    return all(_all_with_units(a) for a in node[1:] if isinstance(a, tuple))
 
 
 def relation_for_computed(checker: _Checker, text: str) -> bool:
