@@ -108,6 +108,7 @@ def test_a_remark_ending_in_units_of_another_kind_is_mc(strict: SymbolicVerifier
 @pytest.mark.parametrize("stated", [
     "g = 9.8 m/s^2 (given, in units of m/s^2)",  # its own unit
     "g = 9.8 m/s^2 (given, in a uniform field)",  # words, no unit
+    "g = 9.8 m/s^2 (gravitational acceleration in cm/s^2)",  # its kind's unit, named loosely
 ])
 def test_a_remark_ending_in_its_own_units_or_in_words_is_no_error(strict: SymbolicVerifier, stated: str) -> None:
     step, _kind, check = blamed_with_givens(strict, "banked_curve_max_speed", CURVE + [stated])

@@ -436,7 +436,6 @@ class SymbolicVerifier:
         checked: list[bool] = []  # per step: whether any check decided something in it
         pending: list[tuple[int, str, str | None]] = []  # equations with an unknown symbol, for later
         in_givens = True  # still in the leading run of given statements (where untagged steps are givens)
-        read_as: list[str | None] = []  # per step: the section it was checked as (an untagged given: "given")
         for i, step in enumerate(steps):
             number = step.number if numbered else i + 1
             tag = step.tag
@@ -444,7 +443,6 @@ class SymbolicVerifier:
                 tag = "given"  # an untagged given statement is checked as one
             elif tag != "given":
                 in_givens = False
-            read_as.append(tag)
             checker.hits = set()
             checker.decided = False
             checker.step_index = i
@@ -549,9 +547,7 @@ class SymbolicVerifier:
                 or (steps[j].tag == "given" and relation_for_computed(checker, steps[j].text)) \
                 or checker.bare_foreign_principle(steps[j].text) \
                 or equates_unlike_values(checker, steps[j].text)  # `1.84 kg * (286 K) = 392 JK`: values of two kinds
-            # an untagged step read as a given (in the leading run of givens) states data: MC as a <given> (session 14)
-            as_tag = steps[j].tag or (read_as[j] if j < len(read_as) else None)
-            etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(as_tag, "CE")
+            etype = "CM" if wrong_relation else UNCHECKED_TYPE_BY_TAG.get(steps[j].tag, "CE")
             if etype == "CM" and not wrong_relation and states_values_only(checker, steps[j].text):
                 etype = "MC"  # `v = 367 V` in <concept>: data stated, not a relation (session 12)
             first_fail = Finding(unchecked_numbers[0], "fail", etype,  # `w = h/m`: an equation is CM wherever
@@ -1103,9 +1099,10 @@ def relation_for_computed(checker: _Checker, text: str) -> bool:
 
 
 def _unit_remark_clash(said: str) -> re.Match | None:
-    """A given stating one value with a unit and, in a remark "(in UNIT)" (or one ending "in units of UNIT"), another
-    unit that pint reads and that is not the one written ("40 deg above the horizontal (in radians)"): the
-    value's unit is misread (MC), the match; None otherwise (no unit written, or the same unit)."""
+    """A given stating one value with a unit and, in a remark "(in UNIT)", another unit that pint reads and that
+    is not the one written ("40 deg above the horizontal (in radians)"), or in a longer remark ending "in
+    (units of) UNIT" a unit of another kind ("9.8 m/s^2 (given, also in units of m/s)"; session 14: "17 ms
+    (time in seconds)" names the kind loosely): the value's unit is misread (MC), the match; None otherwise."""
     # "(in m^2/C^2 units)" too, and the unit at the end of a longer remark ("(given, also in units of m/s)", session 14)
     remark = re.search(r"\([^()]*?\bin\s+(?:units\s+of\s+)?([A-Za-zμΩ°/*^()0-9]+?)(?:\s+units?)?\s*\)", said)
     value = re.search(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?\s*([A-Za-zμΩ°][\w/*^()]*)", said)
@@ -1118,6 +1115,8 @@ def _unit_remark_clash(said: str) -> re.Match | None:
     if written is None or asked is None or (abs(written.factor - asked.factor) <= 1e-9 * abs(written.factor)
                                             and mp.same_dim(written.dim, asked.dim)):
         return None  # the same unit; N*m^2/C^2 "(in m^2/C^2 units)" has the same SI factor but another kind
+    if not re.match(r"\(\s*in\b", remark.group(0)) and mp.same_dim(written.dim, asked.dim):
+        return None  # "1.84 mm/s (speed of the particle in m/s)": words naming the kind's SI unit, loosely
     return remark
 
 
