@@ -850,12 +850,6 @@ class SymbolicVerifier:
         on the thirteen tuning sets are labelled first errors, MC), whatever the value is."""
         first = None
         for k, (i, s) in enumerate(find_steps):
-            listed = _VALUE_ONLY.fullmatch(s.text) if k == 0 else None
-            if listed is not None:  # "<top_point_thickness> = 1.7 m": a value listed, no unknown named (session 14)
-                gt = checker.gt
-                return i, Finding(0, "fail", "MC", f"lists {listed.group(1)} = {listed.group(2)} where the quantity "
-                                  f"asked for should be named; the question asks for {gt.target}, "
-                                  f"{gt.target_desc}.".replace(", .", "."), info={"check": "target"})
             valued = checker.target_with_value(s.text)  # "Sound intensity level: 37.9 W/m^2"
             if valued is not None:
                 return i, valued
@@ -864,6 +858,12 @@ class SymbolicVerifier:
                 if first is None and k == 0:
                     return i, invented
                 continue  # the steps before it did not name the target either: judged as a section
+            listed = _VALUE_ONLY.fullmatch(s.text) if k == 0 else None
+            if listed is not None:  # "<top_point_thickness> = 1.7 m": a value listed, no unknown named (session 14)
+                gt = checker.gt
+                return i, Finding(0, "fail", "MC", f"lists {listed.group(1)} = {listed.group(2)} where the quantity "
+                                  f"asked for should be named; the question asks for {gt.target}, "
+                                  f"{gt.target_desc}.".replace(", .", "."), info={"check": "target"})
             named, fail = checker.check_target(s.text)
             if named or (fail is None and (checker.names_target(s.text, lenient=True)
                                            or checker.described(s.text) == checker.gt.target)):
