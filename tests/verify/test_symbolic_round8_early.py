@@ -78,4 +78,5 @@ def test_a_remark_on_where_the_value_comes_from_is_no_meaning(strict: SymbolicVe
 def test_words_of_another_meaning_after_an_article_are_still_blamed(strict: SymbolicVerifier) -> None:
     step, kind, check = blamed_with_givens(strict, "wavelength_in_medium", ["lam0 = 632 nm (the wavevector)",
                                                                             MEDIUM[1]])
-    assert (step, kind, check) == (1, "MC", "given_meaning")
+    # since session 14 "wave vector" is a quantity noun (1/m), so the remark-kind check may name the error first
+    assert (step, kind) == (1, "MC") and check in ("given_meaning", "given_words"), (step, kind, check)
