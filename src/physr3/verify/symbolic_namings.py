@@ -11,9 +11,9 @@ module the verifier read only namings whose words covered one given's or the tar
 
 - `value_less_naming`: a naming whose content words are those of one quantity's description in the ground-truth
   record (a given, the unknown or a computed quantity), plus words of the problem's text that describe no
-  quantity in particular ("light", "normal incidence"), names that quantity, when a unit written with it, its
-  quantity noun and its letter (as `_Checker.named_as` judges a letter: "wavelength (v)" stays unread) are of that
-  quantity's kind; it is read as right.
+  quantity in particular ("light", "normal incidence"), names that quantity, when a unit written with it and its
+  quantity noun are of that quantity's kind; it is read as right. Its letter is the author's notation (RUBRIC.md,
+  "Letters are the author's notation"): "wavelength (v)", "na: wavelength (in nm)" name the wavelength.
 - it is MC when a unit written with it is of a kind that no quantity of the problem has ("(in degrees)" in a
   problem without an angle), or of another kind than the one quantity its words describe ("the number of photons
   emitted per second (J/s)");
@@ -143,8 +143,6 @@ def value_less_naming(checker, plain: str):
             continue
         if dim is not None and (noun is not None and not mp.same_dim(noun[1], dim) or
                                 any(not mp.same_dim(d, dim) for d in unit_dims)):
-            continue
-        if not checker.named_as(q, said, letters, units):  # a letter or unit of another kind ("wavelength (v)")
             continue
         return True
     return None
