@@ -209,6 +209,14 @@ What is checked, and the type of a failure:
   370 cm^2`, `v = 0.907c` are given layouts; a concept step naming the principle counts even when it reads like
   a given; a remark pairing the value with its object's other given (`paired_remark`) is no meaning of it. By cause: a wrong relation among the givens in <given>/<find> is CM (`wrong_formula`), and so is a
   bare principle that does not apply where the givens belong (`bare_foreign_principle`).
+- Session 14, early verdicts of round 11 (classes A2, A10, A24, A25 of
+  analysis/round11_misses_session12_verifier.md; each rule in one sentence in `symbolic_namings`): a quantity named
+  without a value among the givens is read both ways, right when its words name a quantity of the problem, MC when
+  it has no such quantity or carries a unit of another kind (`value_less_naming`, `letter_equals_words`); a stray
+  word after '=' (`drop_stray_word`), a count after its given's words and a remark naming the value's unit again are
+  read; a quantity noun after a negation ("no internal resistance") names no value; a remark that is only the noun
+  of the value's own kind ("(voltage)" on an emf) is no other meaning; an untagged first sentence in the problem's
+  own words (any verb form) is a true setup step.
 - Type by cause, not by section. A misread or misplaced given is MC wherever it is written
   (a computed quantity's value stated in <given>/<find> takes the unknown for given: MC). A wrong
   relation is CM wherever it is written, also when it shows only as a wrong value: the numbers of the
@@ -310,6 +318,7 @@ from physr3.verify.symbolic_layouts import (
     stray_openings,
     symbol_value_remark,
 )
+from physr3.verify.symbolic_namings import drop_stray_word, letter_equals_words
 from physr3.verify.symbolic_outcome import overrules, reaches_answer
 from physr3.verify.symbolic_relations import (
     equates_unlike_values,
@@ -598,6 +607,8 @@ class SymbolicVerifier:
             said = _WORDS_REMARK_EQUAL.sub(r"\1 = \3 (\2)", said, count=1)
             # "series resistance = R1 (6.9 ohm)", "f = the frequency (368 Hz)": read as "R1 = 6.9 ohm (words)"
             said = symbol_value_remark(said) or said
+            said = letter_equals_words(said) or said  # `V = Voltage applied across ...`: a naming (symbolic_namings)
+            said = drop_stray_word(said, checker.names) or said  # `g = gaining 9.8 m/s^2`: a stray word
         words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
         word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
         if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"
@@ -652,6 +663,9 @@ class SymbolicVerifier:
             finding = checker.check_given_text(step.text, any_symbol=step.tag is None)
             if finding is None and not checker.decided and restates_problem(step.text, checker.question):
                 checker.decided = True  # "The block is initially at rest.": the problem's words, no value
+        elif tag is None and i == 0 and finding is None and not checker.decided and \
+                restates_problem(step.text, checker.question):
+            checker.decided = True  # untagged, first: "The surface is reflecting the light from the laser." (A25)
         if tag == "given" and (finding is None or finding.status != "fail"):
             finding = remark_value(checker, step.text) or finding  # "(x = 0.12 m)": a number invented in a remark
         if tag not in ("given", "find") and (finding is None or finding.status != "fail"):

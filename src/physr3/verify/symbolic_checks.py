@@ -24,6 +24,7 @@ from physr3.verify.symbolic_layouts import (
     own_given_name,
     unit_read_letter,
 )
+from physr3.verify.symbolic_namings import value_less_naming
 
 
 @dataclass
@@ -729,7 +730,21 @@ class _Checker:
         mine = {_stem_syn(w) for w in _stems(" ".join(words)) - _DESC_GENERIC if len(w) > 2}
         if not mine:
             return None
-        return " ".join(words)[:60], bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
+        shares = bool(mine & {_stem_syn(w) for w in _stems(desc) | _stems(name)})
+        if not shares and len(words) == 1 and self.own_kind_noun(words[0], name):
+            return None  # "emf = 23 V (voltage)": only the noun of the value's own kind (session 14, A10)
+        return " ".join(words)[:60], shares
+
+    def own_kind_noun(self, word: str, name: str) -> bool:
+        """Whether `word` is a quantity noun (`_KIND_NOUNS`) of given `name`'s own kind that no other quantity of the
+        problem is described by: a remark that is only that noun, "(voltage)" on the battery's emf, says what kind
+        the value is, not which quantity (session 14, round 11's A10); "(voltage)" where the problem has a "voltage
+        across the capacitor" beside the emf, and a noun among other words ("the interval time"), stay judged."""
+        noun = _kind_noun(word.lower())
+        dim = self.dims.get(name)
+        if noun is None or noun[0] != word.lower().removesuffix("s") or dim is None or not mp.same_dim(noun[1], dim):
+            return False
+        return not any(noun[0] in d.lower() for s, d in self.gt.descriptions.items() if s != name)
 
     def index_swap(self, name: str, alias: str | None) -> str | None:
         """The given a new name points at by its letter and index (`m_ball1` -> m1, `v_2` -> v2) when it
@@ -1692,6 +1707,7 @@ class _Checker:
         """A <given> step without `=`: names listed without values ("m", "m1, m2") must be givens of the
         problem; numbers with a unit or a decimal point ("Mass: 2.0 kg") must be quantities of it (a given
         by value, or `implied`). Prose without either is not judged."""
+        text = drop_unit_echo(text)  # "the initial velocity of the trolley: 7.31 m/s (m/s)": the unit again
         plain = mp.normalize(_strip_remarks(text))
         if not re.search(r"(?<![A-Za-z_\d])\d", plain):  # no number ("v0", "m1, m2" are names, not numbers)
             meant = self.described(self.label, strict=True)
@@ -1701,7 +1717,12 @@ class _Checker:
             words = [w for w in _NAME_RE.findall(plain) if w.lower() not in ("and", "or")]
             if not words or not all(mp.symbol_like(w) or w in CONSTANT_NAME_WORDS for w in words):
                 found = self.invented_name(plain)
-                if found is None and self.named_with_words(mp.normalize(text)):
+                # session 14: a value-less naming is read both ways (symbolic_namings): MC for a quantity the problem
+                # does not have or a unit of another kind, right for one it has
+                judged = value_less_naming(self, mp.normalize(text)) if found is None else None
+                if judged is not None and judged is not True:
+                    return judged
+                if found is None and (self.named_with_words(mp.normalize(text)) or judged is True):
                     self.hits.add("given")
                     self.decided = True
                 return found
@@ -1728,7 +1749,9 @@ class _Checker:
             except mp.ParseFail:
                 continue
             if mp.variables(node) or not (node[0] == "qty" or (node[0] == "num" and not
-                                                                 re.fullmatch(r"\d{1,2}", node[2]))):
+                                                                 re.fullmatch(r"\d{1,2}", node[2]))
+                                          or self.worded_count(node, plain[start:m.start()],
+                                                               plain[m.start() + used:])):
                 continue
             values = self.values(node)
             if values and any(self.close(values[0], x, 1e-9) for x in seen):
@@ -1780,6 +1803,19 @@ class _Checker:
                            f"given nor a value it implies); the problem gives {self.given_list()}.",
                            info={"check": "given_unmatched"})
         return None
+
+    def worded_count(self, node: mp.Node, words: str, rest: str) -> bool:
+        """Whether a small whole number in a given line ("The number of loops is 4") is a unitless given's value
+        stated after words that describe that given: a count of the problem, read as its statement (session 14,
+        r11-006), where a bare small number is otherwise left alone (an order, a step number). Only a statement
+        of it, "words is|are|:|= N" ending the line (a remark may follow): "maximum of order 1, the maximum in ..."
+        and "The maximum of order 3 is at the point where ..." say something else about it."""
+        if node[0] != "num" or not self.label or not re.search(r"(?:\bis|\bare|\bequals|[:=])\s*$", words) or \
+                not re.fullmatch(r"\s*(?:\([^()]*\))?\s*[.;]?\s*", rest):
+            return False
+        meant = self.described(words)
+        given = self.gt.givens.get(meant) if meant else None
+        return given is not None and not given.get("unit") and float(node[2]) == float(given["value"])
 
     def named_with_words(self, plain: str) -> bool:
         """Whether a given line with no value names a letter with words that describe a given of the problem
@@ -2223,6 +2259,9 @@ _KIND_CHANGERS = frozenset("per density rate flux constant coefficient ratio fac
 # ... or before it ("rate of heat", "coefficient of expansion")
 _KIND_CHANGERS_BEFORE = re.compile(r"(?:rate|density|flux|coefficient|gradient|per|ratio|fraction|change)\s+(?:of\s+)?"
                                    r"(?:the\s+)?(?:unit\s+)?$")
+# ... or a negation before it, with at most one word between: "(ideal, no internal resistance)" says what the object
+# lacks, never what the value is (session 14, round 11's A24)
+_NEGATED_BEFORE = re.compile(r"\b(?:no|zero|without|negligible|neglecting|neglected)\s+(?:[a-z-]+\s+)?$")
 # a number standing alone (not an exponent of a unit: the 2 of "cm^2" or "m/s^2")
 _LONE_NUMBER = re.compile(r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?![\w.])|"
                           r"(?<![\w.^])[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?(?=[A-Za-zμµΩ°])")
@@ -2330,7 +2369,8 @@ def _kind_noun(words: str) -> tuple[str, mp.Dim] | None:
     for phrase, unit in _KIND_NOUNS:
         for m in re.finditer(rf"\b{re.escape(phrase)}s?\b", words):
             after = re.match(r"\s*([a-z]+)", words[m.end():])
-            if after and after.group(1) in _KIND_CHANGERS or _KIND_CHANGERS_BEFORE.search(words[:m.start()]):
+            if after and after.group(1) in _KIND_CHANGERS or _KIND_CHANGERS_BEFORE.search(words[:m.start()]) \
+                    or _NEGATED_BEFORE.search(words[:m.start()]):
                 continue
             if best is None or m.start() < best[0]:
                 best = (m.start(), phrase, unit)

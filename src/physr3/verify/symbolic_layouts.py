@@ -189,8 +189,19 @@ def _words(text: str) -> list[str]:
     for w in re.findall(r"[a-z]+", t):
         if w in mp.STOPWORDS or w in _NO_QUANTITY_WORDS or len(w) < 2:
             continue
-        out.append(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w)
+        w = w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w
+        out.append(_verb_stem(w))
     return out
+
+
+def _verb_stem(word: str) -> str:
+    """A word without its verb ending, so the forms of one verb compare equal ("reflecting", "reflects" and
+    "reflect"; "released" and "release"; session 14, round 11's A25): -ing, -ed, then a final -e."""
+    for ending in ("ing", "ed"):
+        if len(word) > len(ending) + 3 and word.endswith(ending):
+            word = word[:-len(ending)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
 
 
 def restates_problem(text: str, question: str) -> bool:
