@@ -1,6 +1,6 @@
 """A judge only where the symbolic verifier is unsure: agreement and judge calls, from kept judge replies.
 
-    python benchmarks/verifier_hybrid.py --rounds round9 round10 round11 round12   # sets with replies under judge/
+    python benchmarks/verifier_hybrid.py --rounds round9 round10 round11 round12 round13   # sets with replies under judge/
 
 The symbolic verifier's findings are of two kinds (`physr3.verify.symbolic_outcome.READING_CHECKS`): a stated
 number that contradicts the problem or a computed value (a "hard" finding), or a reading of the solution's own
@@ -62,7 +62,7 @@ def score_round(name: str, unchecked: str) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", nargs="+", default=["round12"], help="set names with kept judge replies")
+    parser.add_argument("--rounds", nargs="+", default=["round13"], help="set names with kept judge replies")
     parser.add_argument("--unchecked", default="error", choices=("pass", "error"))
     parser.add_argument("--by-check", action="store_true",
                         help="per check of a kept finding: kept, exact by the symbolic verifier, exact by the judge")
