@@ -309,7 +309,13 @@ from physr3.verify.symbolic_checks import (
     option_digits,
     split_clauses,
 )
-from physr3.verify.symbolic_givens import GivenStatements, misdescribed_equation, remark_value
+from physr3.verify.symbolic_givens import (
+    _INDEXED,
+    _LETTER_KINDS,
+    GivenStatements,
+    misdescribed_equation,
+    remark_value,
+)
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 from physr3.verify.symbolic_layouts import (
     lines_below_steps,
@@ -1095,8 +1101,6 @@ def relation_for_computed(checker: _Checker, text: str) -> bool:
     physics, CM by cause, not data (session 14, round-11 class U5). A relation for a letter of no computed
     kind (`m = mp*e`, `s = (m1 - m0)/(m1 - m0)`), or of no symbol of the problem (`W = E^2/m^2` for the
     Compton shift), stays a misstated given, MC, as the labels type it."""
-    from physr3.verify.symbolic_givens import _INDEXED, _LETTER_KINDS
-
     if not writes_relation(checker, text):
         return False
     plain = _TAG_MARK.sub(" ", text)
@@ -1165,7 +1169,6 @@ def _either_value(said: str) -> re.Match | None:
         return None
     a, b = float(m.group(1)) * units[0].factor, float(m.group(3)) * units[1].factor
     return None if abs(a - b) <= 0.02 * max(abs(a), abs(b)) else m
-
 
 
 def given_continuations(text: str, steps: Sequence[Any]) -> dict[int, list[str]]:

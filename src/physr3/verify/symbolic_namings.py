@@ -65,6 +65,7 @@ def drop_stray_word(text: str, names: dict) -> str | None:
     """`text` without a stray word between '=' and the value (`g = gaining 9.8 m/s^2` -> `g = 9.8 m/s^2`), or None
     when there is none: the word must be no symbol of the problem (`names`), unit, function, Greek letter or
     quantity noun (`T = mass 3 kg` keeps its noun, for the checks of a value's words)."""
+    # imported here, not above: symbolic_checks imports this module
     from physr3.verify.symbolic_checks import _kind_noun
 
     m = _STRAY_WORD.match(text)
@@ -90,7 +91,7 @@ def value_less_naming(checker, plain: str):
     """Judge a value-less naming with words (`plain`, normalised: a letter and words, as `_Checker.named_with_words`
     reads it): a Finding (MC) when it names a quantity the problem does not have or carries a unit of another
     kind, True when it names a quantity of the problem, None when undecided (see the module)."""
-    from physr3.verify.symbolic_checks import (
+    from physr3.verify.symbolic_checks import (  # here, not above: symbolic_checks imports this module
         _DESC_GENERIC,
         _GENERIC_STEMS,
         _NAME_RE,
