@@ -1822,14 +1822,12 @@ class _Checker:
         or the quantity asked for (`λ (wavelength)`, `V: the volume (in m^3)`, `Length of the pendulum: l`):
         the solution introduces its letter, which states nothing wrong (session 10, early false alarms of
         every set). A unit written with it (`in m/s`, `(J/m^2)`) must be of that quantity's kind."""
-        units = _NAMED_UNIT.findall(plain)
+        units, letters, prose = naming_parts(plain)
         words = _NAMED_UNIT.sub(" ", plain)
-        letters = [w for w in _NAME_RE.findall(words) if mp.symbol_like(w)]
         if not letters or not re.search(r"[A-Za-z]{3}", _NAME_RE.sub(lambda m: " " if m.group(0) in letters
                                                                      else m.group(0), words)):
             return False
-        said = {_stem_syn(w) for w in _stems(" ".join(w for w in _NAME_RE.findall(words) if w not in letters))
-                - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
+        said = content_stems(prose)
         meant = self.described(plain)
         if meant is None:  # "wavelength (λ)" beside "wavelength in vacuum" and "... in the medium": no one best
             return any(self.named_as(q, said, letters, units) for q in self.covering(said))
@@ -2476,6 +2474,21 @@ _REMARK_OPENERS = frozenset("we use using used from as approx approximately appr
 
 def _stem_syn(stem: str) -> str:
     return _STEM_SYNONYMS.get(stem, stem)
+
+
+def content_stems(text: str) -> set[str]:
+    """The stems of a naming's content words, read through `_STEM_SYNONYMS`, without the generic ones ("value",
+    "given", "the") and short ones: what a value-less naming says the quantity is."""
+    return {_stem_syn(w) for w in _stems(text) - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
+
+
+def naming_parts(plain: str) -> tuple[list[tuple[str, str]], list[str], str]:
+    """A value-less naming (`V: the volume (in m^3)`, normalised) in parts: the units written with it (the
+    `_NAMED_UNIT` groups), its letters, and its other words joined: one reading for `_Checker.named_with_words` and
+    `symbolic_namings.value_less_naming`, so both see the same letters and words."""
+    names = _NAME_RE.findall(_NAMED_UNIT.sub(" ", plain))
+    letters = [w for w in names if mp.symbol_like(w)]
+    return _NAMED_UNIT.findall(plain), letters, " ".join(w for w in names if w not in letters)
 
 
 def _is_remark(inner: str) -> bool:

@@ -92,25 +92,17 @@ def value_less_naming(checker, plain: str):
     reads it): a Finding (MC) when it names a quantity the problem does not have or carries a unit of another
     kind, True when it names a quantity of the problem, None when undecided (see the module)."""
     from physr3.verify.symbolic_checks import (  # here, not above: symbolic_checks imports this module
-        _DESC_GENERIC,
-        _GENERIC_STEMS,
         _NAME_RE,
-        _NAMED_UNIT,
         Finding,
         _kind_noun,
-        _stem_syn,
-        _stems,
+        naming_parts,
     )
-
-    def content(text: str) -> set[str]:
-        return {_stem_syn(w) for w in _stems(text) - _DESC_GENERIC - _GENERIC_STEMS if len(w) > 2}
+    from physr3.verify.symbolic_checks import content_stems as content
 
     gt = checker.gt
-    units = _NAMED_UNIT.findall(plain)
-    letters = [w for w in _NAME_RE.findall(_NAMED_UNIT.sub(" ", plain)) if mp.symbol_like(w)]
+    units, letters, words = naming_parts(plain)
     if not letters:  # a sentence, not a naming: `restates_problem` and the reader's part
         return None
-    words = " ".join(w for w in _NAME_RE.findall(_NAMED_UNIT.sub(" ", plain)) if w not in letters)
     said = content(words)
     if not said:
         return None
