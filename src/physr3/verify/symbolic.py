@@ -400,7 +400,10 @@ class SymbolicVerifier:
     def verify_batch(self, items: Sequence[tuple[Problem, str]]) -> list[Verdict]:
         return [self.verify(p, s) for p, s in items]
 
-    def verify(self, problem: Problem, solution: str) -> Verdict:
+    def verify(self, problem: Problem, solution: str, accepted: frozenset[int] = frozenset()) -> Verdict:
+        """The first wrong step of `solution`. `accepted`: 1-based step positions taken as right whatever their
+        checks find (the learned arbiter's way to let the walk go on past a finding it overrules,
+        `symbolic_arbiter`); empty, the verdict is the checks' alone."""
         self.counters["verified"] += 1
         try:
             gt = self.ground_truth(problem)
@@ -418,7 +421,8 @@ class SymbolicVerifier:
             return Verdict(0, "none", "The solution has no numbered steps (Step k:), so no step can be checked.",
                            status="parse_error")
         try:
-            verdict = self._verify(gt, parsed, problem.question or "", solution or "", problem.options or [])
+            verdict = self._verify(gt, parsed, problem.question or "", solution or "", problem.options or [],
+                                   frozenset(accepted))
         except RecursionError:
             self.counters["parse_error"] += 1
             return Verdict(0, "none", "The solution could not be read (nesting too deep).", status="parse_error")
@@ -432,7 +436,7 @@ class SymbolicVerifier:
         return verdict
 
     def _verify(self, gt: GroundTruth, parsed: Any, question: str = "", text: str = "",
-                options: Sequence[str] = ()) -> Verdict:
+                options: Sequence[str] = (), accepted: frozenset[int] = frozenset()) -> Verdict:
         steps = continued_steps(text, section_tags(text, parsed.steps[:MAX_STEPS]))
         more = {**equation_continuations(text, steps), **given_continuations(text, steps)}  # lines below a step
         numbered = [s.number for s in steps] == list(range(1, len(steps) + 1))
@@ -497,11 +501,17 @@ class SymbolicVerifier:
             hits.append(step_hits)
             checked.append(finding is not None or checker.decided or "target" in step_hits
                            or (step.tag == "concept" and bool(checker.principle_hits(step.text))))
+            at = i  # the step a failure is blamed on
             if (finding is None or finding.status != "fail") and pending and len(checker.env[0]) > known_before:
                 late = self._resolve_pending(checker, pending, checked)
                 if late is not None:
                     j, finding = late
                     number, step, tag = (steps[j].number if numbered else j + 1), steps[j], steps[j].tag
+                    at = j
+            if finding is not None and accepted and finding.status == "fail":
+                j = finding.info.get("step_index")
+                if (j if j is not None and 0 <= j < i else at) + 1 in accepted:
+                    finding, checked[at] = None, True  # taken as right by the caller (the learned arbiter)
             if finding is None:
                 continue
             j = finding.info.pop("step_index", None)
@@ -521,7 +531,7 @@ class SymbolicVerifier:
                 break
         missing = None
         if first_fail is not None and len(hits) > 1 and not checked[0] and not any("given" in h for h in hits[:-1]) \
-                and not any(s.tag == "given" for s in steps[:len(hits)]):
+                and not any(s.tag == "given" for s in steps[:len(hits)]) and 1 not in accepted:
             # a first step that decided nothing and no given stated before a later failure (session 10): the
             # givens missing at the first step come first, as `_incomplete` blames them when nothing fails
             # ("Step 1: Refraction", then a slip at step 9)
@@ -549,7 +559,7 @@ class SymbolicVerifier:
             j = checker.def_step.get(name)
             if j is not None and j < len(checked):
                 checked[j] = True
-        unchecked = [j for j, c in enumerate(checked) if not c]
+        unchecked = [j for j, c in enumerate(checked) if not c and j + 1 not in accepted]
         unchecked_numbers = [steps[j].number if numbered else j + 1 for j in unchecked]
         fail_at = next((j for j, s in enumerate(steps) if first_fail is not None and
                         (s.number if numbered else j + 1) == first_fail.step), len(steps))
