@@ -100,6 +100,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--answer-overrules", default=VerifierConfig.symbolic_answer_overrules,
                         action=argparse.BooleanOptionalAction,
                         help="verifier.symbolic_answer_overrules, for both sets (default: the config's)")
+    parser.add_argument("--arbiter", default="on" if VerifierConfig.symbolic_arbiter else "off", choices=("on", "off"),
+                        help="verifier.symbolic_arbiter, the learned given/find step arbiter, for both sets "
+                             "(default: the config's)")
     parser.add_argument("--judge-prompts", metavar="OUT.jsonl",
                         help="write the LLM judge's request for each --real item ({id, n_steps, messages}; no "
                              "labels) and exit")
@@ -142,7 +145,7 @@ def injected(args: argparse.Namespace) -> int:
     from physr3.problems import Problem, iter_jsonl
     from physr3.synth.generate import generate_problems
     from physr3.synth.registry import family_names
-    from physr3.verify.symbolic import SymbolicVerifier
+    from physr3.verify.symbolic import SymbolicVerifier, with_arbiter
 
     sys.path.insert(0, str(TESTS_DIR))
     from support.paraphrase import paraphrase, paraphrase_injection
@@ -170,7 +173,8 @@ def injected(args: argparse.Namespace) -> int:
         record["solution"] = row.get("reference_solution") or row.get("ground_truth_solution")
         return Problem.from_json(record)
 
-    verifier = SymbolicVerifier(unchecked=args.unchecked, answer_overrules=args.answer_overrules)
+    verifier = with_arbiter(SymbolicVerifier(unchecked=args.unchecked, answer_overrules=args.answer_overrules),
+                            args.arbiter)
     items = [(problem_of(r), r["solution"]) for r in rows]
     t0 = time.perf_counter()
     verdicts = verifier.verify_batch(items)
@@ -262,7 +266,7 @@ def real(args: argparse.Namespace) -> int:
     import os
 
     from physr3.verify.runner import read_items
-    from physr3.verify.symbolic import SymbolicVerifier
+    from physr3.verify.symbolic import SymbolicVerifier, with_arbiter
 
     if not args.real or not os.path.exists(args.real):
         if args.judge_replies:
@@ -283,12 +287,13 @@ def real(args: argparse.Namespace) -> int:
         what = (f"judge {judge.client.model} (replies from {args.judge_replies}); "
                 f"verifier.on_step_out_of_range={args.on_step_out_of_range}")
     else:
-        verifier = SymbolicVerifier(unchecked=args.unchecked, answer_overrules=args.answer_overrules)
+        verifier = with_arbiter(SymbolicVerifier(unchecked=args.unchecked, answer_overrules=args.answer_overrules),
+                                args.arbiter)
         t0 = time.perf_counter()
         verdicts = verifier.verify_batch([(p, s) for p, s, _ in items])
         elapsed = time.perf_counter() - t0
         what = (f"verifier.symbolic_unchecked={args.unchecked}, "
-                f"verifier.symbolic_answer_overrules={args.answer_overrules}")
+                f"verifier.symbolic_answer_overrules={args.answer_overrules}, verifier.symbolic_arbiter={args.arbiter}")
     real_report(args, items, verdicts, elapsed, what)
     if judge is not None:
         c = judge.counters()

@@ -344,6 +344,14 @@ class VerifierConfig(Checked):
         "a finding that only reads its notation (an unchecked step, a given's words, a relation in its own "
         "letters; physr3.verify.symbolic_outcome): the verdict is no error, the finding kept in "
         "details['overruled']. A stated number contradicting the problem's data fails it whatever the answer.")
+    symbolic_arbiter: bool = opt(
+        False, "Symbolic verifier: a learned step arbiter over its <given>/<find> decisions "
+        "(physr3.verify.symbolic_arbiter, weights trained on the labelled real rounds by "
+        "benchmarks/train_step_arbiter.py): on, a given/find step before the verdict's step that the model finds "
+        "wrong (p >= t_hi) is the first error (MC), and an MC finding at a given/find step it finds right (p <= "
+        "t_lo) is dropped and the walk goes on; off, the rules' verdict alone. The default follows the "
+        "leave-one-round-out figures on rounds 12 and 13 (README, 'Session 15'). YAML reads on/off as "
+        "true/false.")
 
 
 @dataclass

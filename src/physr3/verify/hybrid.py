@@ -31,8 +31,9 @@ from physr3.verify.symbolic_outcome import READING_CHECKS
 
 
 def keeps_symbolic(verdict: Verdict) -> bool:
-    """Whether the hybrid keeps this symbolic verdict: an error found by a check outside READING_CHECKS."""
-    return verdict.has_error and verdict.details.get("check") not in READING_CHECKS
+    """Whether the hybrid keeps this symbolic verdict: an error found by a check outside READING_CHECKS (the
+    learned arbiter's blame, check "arbiter", is a reading of the step's words too: the judge decides it)."""
+    return verdict.has_error and verdict.details.get("check") not in READING_CHECKS | {"arbiter"}
 
 
 @register_verifier("hybrid")
@@ -49,9 +50,11 @@ class HybridVerifier:
     @classmethod
     def from_config(cls, cfg: Any, *, client: Any = None, use_cache: bool = True) -> HybridVerifier:
         from physr3.verify.llm_judge import LLMJudge
-        from physr3.verify.symbolic import SymbolicVerifier
+        from physr3.verify.symbolic import SymbolicVerifier, with_arbiter
 
-        symbolic = SymbolicVerifier(unchecked="error", answer_overrules=cfg.verifier.symbolic_answer_overrules)
+        symbolic = with_arbiter(SymbolicVerifier(unchecked="error",
+                                                 answer_overrules=cfg.verifier.symbolic_answer_overrules),
+                                cfg.verifier.symbolic_arbiter)
         return cls(symbolic, LLMJudge.from_config(cfg, client=client, use_cache=use_cache))
 
     def verify(self, problem: Problem, solution: str) -> Verdict:

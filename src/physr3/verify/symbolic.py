@@ -375,13 +375,16 @@ class SymbolicVerifier:
         self.counters = {"verified": 0, "parse_error": 0, "errors_found": 0}
 
     @classmethod
-    def from_config(cls, cfg: Any = None, **kwargs: Any) -> SymbolicVerifier:
+    def from_config(cls, cfg: Any = None, **kwargs: Any) -> Any:
         """Build from a full Config (`verifier.symbolic_unchecked`, `verifier.symbolic_answer_overrules`);
-        tolerances are `Tolerances`' unless given."""
+        tolerances are `Tolerances`' unless given. With `verifier.symbolic_arbiter=on` the verifier comes wrapped
+        in the learned arbiter (`symbolic_arbiter.ArbitratedVerifier`, the same `verify`/`verify_batch`)."""
         unchecked = cfg.verifier.symbolic_unchecked if cfg is not None else None
         overrules = cfg.verifier.symbolic_answer_overrules if cfg is not None else None
-        return cls(kwargs.get("tolerances"), kwargs.get("unchecked", unchecked),
-                   kwargs.get("answer_overrules", overrules))
+        verifier = cls(kwargs.get("tolerances"), kwargs.get("unchecked", unchecked),
+                       kwargs.get("answer_overrules", overrules))
+        arbiter = kwargs.get("arbiter", cfg.verifier.symbolic_arbiter if cfg is not None else None)
+        return with_arbiter(verifier, arbiter)
 
     def report(self) -> str:
         return ", ".join(f"{k} {v}" for k, v in self.counters.items())
@@ -983,6 +986,21 @@ _TAG_MARK = re.compile(r"<\s*(/?)\s*(" + "|".join(TAGS) + r")\b[^<>\n]*>?", re.I
 
 # "X = 18 uF": a step that states a value, which a <find> step never does (a stray <find> before it is noise)
 _STATES_VALUE = re.compile(r"=\s*[-+]?(?:\d|\.\d)")
+
+
+def with_arbiter(verifier: SymbolicVerifier, arbiter: bool | str | None = None) -> Any:
+    """`verifier`, wrapped in the learned step arbiter when `arbiter` (True or "on"; default:
+    `verifier.symbolic_arbiter`'s default) says so."""
+    from physr3.config import VerifierConfig
+
+    arbiter = VerifierConfig.symbolic_arbiter if arbiter is None else arbiter
+    if arbiter not in (True, False, "on", "off"):
+        raise ValueError(f"arbiter={arbiter!r}: expected on or off")
+    if arbiter in (False, "off"):
+        return verifier
+    from physr3.verify.symbolic_arbiter import ArbitratedVerifier
+
+    return ArbitratedVerifier(verifier)
 
 
 def section_tags(text: str, steps: Sequence[Any]) -> list[Any]:
