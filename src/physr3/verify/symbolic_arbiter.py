@@ -109,6 +109,9 @@ class ItemReader:
                       for s in gt.units if s in self.truth}
         self.options = [v for o in (problem.options or []) for v, _ in read_values(o)]
         self.matcher = WordsMatcher(gt)
+        # the problem's own vocabulary: its question, the record's descriptions and principles (5-letter stems)
+        own = " ".join([self.question, *gt.descriptions.values(), *(p.get("text", "") for p in gt.principles)])
+        self.vocabulary = {w[:5] for w in _words(own)}
 
     def owner(self, value: float, info: Any) -> tuple[str | None, bool]:
         """(the quantity whose value this is, whether the written unit's kind differs from that quantity's);
@@ -146,6 +149,11 @@ class ItemReader:
         return best
 
 
+def _words(text: str) -> list[str]:
+    """Content words (4 letters or more, no unit words), lower case."""
+    return [w.lower() for w in re.findall(r"[A-Za-z]{4,}", text) if mp.pint_unit(w) is None]
+
+
 def step_features(reader: ItemReader, steps: Sequence[StepView], index: int, verdict: Verdict) -> dict[str, float]:
     """The features of steps[index] (a given/find step), given the symbolic verdict on the whole solution."""
     step = steps[index]
@@ -174,7 +182,12 @@ def step_features(reader: ItemReader, steps: Sequence[StepView], index: int, ver
         f["kind_clash"] = f.get("kind_clash", 0.0) + float(clash)
     earlier = [reader.owner(v, i)[0] for s in steps[:index] if s.tag in SECTIONS for v, i in read_values(s.text)]
     f["owner_repeat"] = float(any(o is not None and o in earlier for o in owners))
+    words = _words(step.text)
+    novel = [w for w in words if w[:5] not in reader.vocabulary]
+    f["novel_words"] = math.log1p(len(novel))
+    f["novel_share"] = len(novel) / len(words) if words else 0.0
     letter = reader.letter(step.text)
+    f["letter_new"] = float(letter is None and bool(_LHS.match(step.text)))
     own = next((o for o in owners if o), None)
     f["letter_known"] = float(letter is not None)
     f["letter_other"] = float(letter is not None and own is not None and letter != own)
@@ -223,6 +236,9 @@ class ArbiterModel:
     t_hi: float
     t_lo: float
     provenance: dict[str, Any] = dataclasses.field(default_factory=dict)
+    # optional: a second regression for the step the symbolic verdict failed (the drop decision), so that the
+    # evidence may weigh differently there than on the steps it passed (the blame decision)
+    failed: ArbiterModel | None = None
 
     def matrix(self, rows: Sequence[dict[str, float]]) -> np.ndarray:
         return np.array([[r.get(name, 0.0) for name in self.features] for r in rows], dtype=np.float64)
@@ -231,18 +247,25 @@ class ArbiterModel:
         if not rows:
             return np.zeros(0)
         z = ((self.matrix(rows) - self.mean) / self.std) @ self.coef + self.intercept
-        return 1.0 / (1.0 + np.exp(-z))
+        p = 1.0 / (1.0 + np.exp(-z))
+        if self.failed is not None:
+            at = [i for i, r in enumerate(rows) if r.get("state_failed")]
+            if at:
+                p[at] = self.failed.prob([rows[i] for i in at])
+        return p
 
     def to_json(self) -> dict[str, Any]:
         return {"model": "logistic", "features": self.features, "mean": self.mean.round(6).tolist(),
                 "std": self.std.round(6).tolist(), "coef": self.coef.round(6).tolist(),
                 "intercept": round(float(self.intercept), 6), "t_hi": self.t_hi, "t_lo": self.t_lo,
-                "provenance": self.provenance}
+                "provenance": self.provenance, "failed": self.failed.to_json() if self.failed else None}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ArbiterModel:
+        failed = cls.from_json(data["failed"]) if data.get("failed") else None
         return cls(list(data["features"]), np.array(data["mean"]), np.array(data["std"]), np.array(data["coef"]),
-                   float(data["intercept"]), float(data["t_hi"]), float(data["t_lo"]), data.get("provenance", {}))
+                   float(data["intercept"]), float(data["t_hi"]), float(data["t_lo"]), data.get("provenance", {}),
+                   failed)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n", encoding="utf-8")
@@ -252,6 +275,15 @@ class ArbiterModel:
 def load_model(path: str | None = None) -> ArbiterModel:
     """The shipped weights (or those at `path`)."""
     return ArbiterModel.from_json(json.loads(Path(path or WEIGHTS).read_text(encoding="utf-8")))
+
+
+def fit_split(rows: Sequence[dict[str, float]], labels: Sequence[int], **kwargs: Any) -> ArbiterModel:
+    """Two regressions (`fit`): one over the steps the symbolic verdict passed or did not reach, one over the
+    steps it failed (`ArbiterModel.failed`)."""
+    at = [bool(r.get("state_failed")) for r in rows]
+    model = fit([r for r, a in zip(rows, at) if not a], [y for y, a in zip(labels, at) if not a], **kwargs)
+    model.failed = fit([r for r, a in zip(rows, at) if a], [y for y, a in zip(labels, at) if a], **kwargs)
+    return model
 
 
 def fit(rows: Sequence[dict[str, float]], labels: Sequence[int], *, l2: float = 1.0, min_count: int = 5,
