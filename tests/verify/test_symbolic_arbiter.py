@@ -30,6 +30,7 @@ from physr3.verify.symbolic_arbiter import (
     ArbitratedVerifier,
     ItemReader,
     fit,
+    fit_split,
     load_model,
     read_values,
     step_features,
@@ -160,6 +161,14 @@ def test_the_fit_separates_a_feature_that_decides():
     p = model.prob([{"a": 1.0}, {"a": 0.0}])
     assert p[0] > 0.9 > 0.1 > p[1]
     assert "b" in model.features  # constant: kept, with std 1 so it does not divide by zero
+
+
+def test_the_split_model_reads_the_failed_step_with_its_own_regression():
+    rows = [{"a": float(i % 2), "state_failed": float(i >= 40)} for i in range(80)]
+    labels = [i % 2 if i < 40 else 1 - i % 2 for i in range(80)]  # "a" means wrong on passed steps, right at failed ones
+    model = ArbiterModel.from_json(json.loads(json.dumps(fit_split(rows, labels, min_count=1).to_json())))
+    p = model.prob([{"a": 1.0}, {"a": 1.0, "state_failed": 1.0}])
+    assert p[0] > 0.9 and p[1] < 0.1
 
 
 def test_the_training_script_writes_a_loadable_file(tmp_path):
