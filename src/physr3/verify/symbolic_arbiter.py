@@ -92,7 +92,12 @@ def read_values(text: str) -> list[tuple[float, Any]]:
 
 
 def _close(a: float, b: float, rel: float = VALUE_REL) -> bool:
-    return abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+    return _gap(a, b) <= rel
+
+
+def _gap(a: float, b: float) -> float:
+    """Relative difference of two values."""
+    return abs(a - b) / max(abs(a), abs(b), 1e-300)
 
 
 # ---------------------------------------------------------------------------------------------- features
@@ -113,20 +118,26 @@ class ItemReader:
         own = " ".join([self.question, *gt.descriptions.values(), *(p.get("text", "") for p in gt.principles)])
         self.vocabulary = {w[:5] for w in _words(own)}
 
-    def owner(self, value: float, info: Any) -> tuple[str | None, bool]:
-        """(the quantity whose value this is, whether the written unit's kind differs from that quantity's);
-        matched in SI when a unit is written, else as the quantity's display value."""
-        best, clash = None, False
+    def owner(self, value: float, info: Any, letter: str | None = None) -> tuple[str | None, bool]:
+        """(the quantity whose value this is, whether the written unit's kind differs from that quantity's):
+        the closest match in SI with a unit of the quantity's kind, else the closest display value (two givens
+        within `VALUE_REL` of each other, 389 and 385 J/(kg*K), are told apart by the nearer one; two with the
+        same value by the step's own letter)."""
+        in_si, shown = [], []
         for sym in self.roles:
-            true = self.truth[sym]
-            if info is not None and _close(value * info.factor, true):
-                if self.gt.dims.get(sym) is None or mp.same_dim(self.gt.dims[sym], info.dim):
-                    return sym, False
+            kind = self.gt.dims.get(sym)
+            if info is not None and _close(value * info.factor, self.truth[sym]) and (
+                    kind is None or mp.same_dim(kind, info.dim)):
+                in_si.append((round(_gap(value * info.factor, self.truth[sym]), 9), sym != letter, sym))
             if _close(value, self.gt.display_value(sym)):
-                kind = self.gt.dims.get(sym)
                 clash = info is not None and kind is not None and not mp.same_dim(kind, info.dim)
-                best = best or sym
-        return best, clash
+                shown.append((round(_gap(value, self.gt.display_value(sym)), 9), sym != letter, sym, clash))
+        if in_si:
+            return min(in_si)[2], False
+        if shown:
+            _, _, sym, clash = min(shown)
+            return sym, clash
+        return None, False
 
     def letter(self, text: str) -> str | None:
         """The ground-truth quantity the step's left-hand letter names, if any."""
@@ -163,9 +174,10 @@ def step_features(reader: ItemReader, steps: Sequence[StepView], index: int, ver
     f["n_values"] = float(min(len(values), 4))
     f["has_equals"] = float("=" in step.text)
     f["n_words"] = math.log1p(len(re.findall(r"[A-Za-z]{3,}", step.text)))
+    letter = reader.letter(step.text)
     owners = []
     for value, info in values:
-        sym, clash = reader.owner(value, info)
+        sym, clash = reader.owner(value, info, letter)
         owners.append(sym)
         role = reader.roles.get(sym) if sym else None
         if role:
@@ -180,13 +192,13 @@ def step_features(reader: ItemReader, steps: Sequence[StepView], index: int, ver
             f["owner_new"] = f.get("owner_new", 0.0) + 1.0
         f["unit_missing"] = f.get("unit_missing", 0.0) + float(info is None)
         f["kind_clash"] = f.get("kind_clash", 0.0) + float(clash)
-    earlier = [reader.owner(v, i)[0] for s in steps[:index] if s.tag in SECTIONS for v, i in read_values(s.text)]
+    earlier = [reader.owner(v, i, reader.letter(s.text))[0] for s in steps[:index] if s.tag in SECTIONS
+               for v, i in read_values(s.text)]
     f["owner_repeat"] = float(any(o is not None and o in earlier for o in owners))
     words = _words(step.text)
     novel = [w for w in words if w[:5] not in reader.vocabulary]
     f["novel_words"] = math.log1p(len(novel))
     f["novel_share"] = len(novel) / len(words) if words else 0.0
-    letter = reader.letter(step.text)
     f["letter_new"] = float(letter is None and bool(_LHS.match(step.text)))
     own = next((o for o in owners if o), None)
     f["letter_known"] = float(letter is not None)
