@@ -14,7 +14,8 @@ the judge for half its calls: a kept hard finding is right 75-82% of the time on
 
 The symbolic part always runs with `unchecked=error`, the measured policy: a step no check can read stops it
 there and goes to the judge, so a hard finding is kept only when every step before it was checked.
-`verifier.symbolic_answer_overrules` applies as configured. Each verdict says who decided it in
+`verifier.symbolic_answer_overrules` applies as configured, and so does `verifier.symbolic_arbiter` (the learned
+given/find arbiter, `symbolic_arbiter`; its own blame, check "arbiter", is a reading finding: the judge decides it). Each verdict says who decided it in
 `details["hybrid"]` (`symbolic` or `judge`); a judged verdict keeps the symbolic one's step, type and check in
 `details["symbolic"]`. `counters()`/`report()` give the judge's share of the calls.
 """
