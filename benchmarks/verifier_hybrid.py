@@ -13,7 +13,8 @@ share of solutions the hybrid sends to the judge. Offline: the judge's verdicts 
 `LLMJudge.interpret`, as in `benchmarks/verifier.py --judge-replies`. A round the verifier was tuned on flatters
 the symbolic verifier and so the hybrid; only a round measured before it was read is a held-out figure. The
 policy is `verifier.kind=hybrid`'s (`physr3.verify.hybrid.keeps_symbolic`); with `--unchecked error` (the default)
-the symbolic part is the one that verifier kind runs.
+the symbolic part is the one that verifier kind runs (`--arbiter`: with the learned step arbiter or without, as
+`verifier.symbolic_arbiter`).
 """
 
 from __future__ import annotations
@@ -28,17 +29,18 @@ from verifier import offline_judge, read_replies, score_reply  # noqa: E402  (th
 SETS = Path(__file__).parent / "data" / "real_solutions"
 
 
-def score_round(name: str, unchecked: str) -> dict:
+def score_round(name: str, unchecked: str, arbiter: str = "off") -> dict:
     """Step-exact counts of the symbolic verifier, the judge and the hybrid on one round, and the judge calls."""
     from physr3.verify.hybrid import keeps_symbolic
     from physr3.verify.runner import read_items
-    from physr3.verify.symbolic import SymbolicVerifier
+    from physr3.verify.symbolic import SymbolicVerifier, with_arbiter
 
     real = str(SETS / f"{name}_test.jsonl")
     items = read_items(real, need_ground_truth=True, limit=None)
     replies = read_replies(str(SETS / "judge" / f"{name}_replies.jsonl"), real, items)
     judge = offline_judge("kept-replies", "clamp")
-    symbolic = SymbolicVerifier(unchecked=unchecked).verify_batch([(p, s) for p, s, _ in items])
+    verifier = with_arbiter(SymbolicVerifier(unchecked=unchecked), arbiter)  # as verifier.kind=hybrid builds it
+    symbolic = verifier.verify_batch([(p, s) for p, s, _ in items])
     row = {"round": name, "n": len(items), "symbolic": 0, "judge": 0, "hybrid": 0, "judge_calls": 0,
            "hard": 0, "hard_exact": 0, "by_check": {}}
     for (problem, solution, record), sym in zip(items, symbolic):
@@ -61,16 +63,20 @@ def score_round(name: str, unchecked: str) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from physr3.config import VerifierConfig
+
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", nargs="+", default=["round13"], help="set names with kept judge replies")
     parser.add_argument("--unchecked", default="error", choices=("pass", "error"))
+    parser.add_argument("--arbiter", default="on" if VerifierConfig.symbolic_arbiter else "off", choices=("on", "off"),
+                        help="verifier.symbolic_arbiter for the symbolic part (default: the config's)")
     parser.add_argument("--by-check", action="store_true",
                         help="per check of a kept finding: kept, exact by the symbolic verifier, exact by the judge")
     args = parser.parse_args(argv)
     totals: dict[str, int] = {}
     by_check: dict[str, list[int]] = {}
     for name in args.rounds:
-        row = score_round(name, args.unchecked)
+        row = score_round(name, args.unchecked, args.arbiter)
         n = row["n"]
         print(f"{name}: n {n}; step exact: symbolic {row['symbolic']} ({row['symbolic'] / n:.1%}), judge "
               f"{row['judge']} ({row['judge'] / n:.1%}), hybrid {row['hybrid']} ({row['hybrid'] / n:.1%}) with "

@@ -27,3 +27,15 @@ def test_round_scores_are_consistent_and_printed(capsys):
                      rf"{row['judge_calls']} judge calls", out), out
     assert "kept findings by check" in out and all(f"  {check}: {k}, {s}, {j}" in out
                                                    for check, (k, s, j) in row["by_check"].items())
+
+
+def test_with_the_arbiter_its_blames_go_to_the_judge(capsys):
+    """`--arbiter on` builds the symbolic part as `verifier.kind=hybrid` does with `verifier.symbolic_arbiter=on`:
+    the arbiter's blame reads the step's words, so the hybrid never keeps it; the judge decides those items."""
+    row = hybrid.score_round("round16", "error", "on")
+    assert row["n"] == 157 and row["hard"] + row["judge_calls"] == 157
+    assert "arbiter" not in row["by_check"]
+    off = hybrid.score_round("round16", "error", "off")
+    assert row["judge"] == off["judge"]  # the same kept replies either way
+    assert hybrid.main(["--rounds", "round16", "--arbiter", "on"]) == 0
+    assert re.search(rf"round16: n 157; step exact: symbolic {row['symbolic']} ", capsys.readouterr().out)
