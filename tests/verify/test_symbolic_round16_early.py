@@ -87,9 +87,11 @@ def test_a_vectors_words_without_a_direction_are_the_givens(strict: SymbolicVeri
     assert step == 0, (step, check)
 
 
-@pytest.mark.parametrize("given", ["Initial vertical velocity: 43.1 m/s", "Initial velocity component (vy) = 43.1 m/s"])
+@pytest.mark.parametrize("given", ["Initial vertical velocity: 43.1 m/s", "Initial velocity component (vy) = 43.1 m/s",
+                                   "Initial velocity (initial acceleration) = 43.1 m/s"])
 def test_a_components_words_on_the_whole_speed_stay_an_error(strict: SymbolicVerifier, given: str) -> None:
-    # the words name the vertical component, a quantity to be found, and give it the launch speed: MC there
+    # the words name the vertical component, a quantity to be found, and give it the launch speed, or call the
+    # speed an acceleration in a remark: MC there
     step, kind, _check = blamed_with_givens(strict, "projectile_range", [given] + PROJECTILE_AFTER)
     assert (step, kind) == (1, "MC")
 

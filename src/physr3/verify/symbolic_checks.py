@@ -1512,8 +1512,13 @@ class _Checker:
         apart = stems(self.gt.descriptions.get(meant, "")) - theirs if meant else set()
         if apart & _PART_STEMS and not mine & _PART_STEMS:
             # session 15: words without the direction that makes `meant` a part of a vector ("Initial velocity:
-            # 23.6 m/s" beside the initial vertical velocity component) name the whole quantity, not that part
-            return bool(mine & theirs)
+            # 23.6 m/s" beside the initial vertical velocity component) name the whole quantity, not that part;
+            # unless a part of them, or of the line's remark, names a quantity of another kind ("Initial velocity
+            # (initial acceleration) = 28.7 m/s")
+            own = self.dims.get(alias)
+            said = _strip_numbers(mp.normalize(f"{label}; {self.label}")).lower()
+            nouns = [_kind_noun(part) for part in re.split(r"[(),;:]", said)]
+            return bool(mine & theirs) and own is not None and all(n is None or mp.same_dim(n[1], own) for n in nouns)
         return bool(mine & theirs) and not (mine & apart)
 
     def words_of_value(self, meant: str, alias: str | None, readings: Sequence[mp.Node], label: str) -> bool:
