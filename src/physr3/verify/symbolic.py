@@ -318,9 +318,11 @@ from physr3.verify.symbolic_givens import (
 )
 from physr3.verify.symbolic_gt import SCHEMA, GroundTruth, srepr_to_sympy
 from physr3.verify.symbolic_layouts import (
+    drop_instant,
     lines_below_steps,
     restates_problem,
     self_plus_term,
+    states_problem_expression,
     stray_openings,
     symbol_value_remark,
 )
@@ -618,6 +620,9 @@ class SymbolicVerifier:
         if tag == "given" and _in_question(step.text, checker.question):
             checker.decided = True  # "The moment of inertia ... is I = 0.5 M R^2,": the problem's formula, in words
             return None
+        if tag == "given" and states_problem_expression(step.text, checker.question):
+            checker.decided = True  # "mu0/4*pi = 1e-7 T*m/A": the problem's constant as it writes it (session 15)
+            return None
         # "v1.89 m/s: speed at the lowest point": a one-letter symbol glued to its decimal value
         said = _GLUED_VALUE.sub(r"\1 = \2", step.text) if tag == "given" else step.text
         if tag in ("given", "find"):  # "<acoustic power> = 1e-12 W/m^2": words in angle brackets, no tag
@@ -628,6 +633,7 @@ class SymbolicVerifier:
             said = symbol_value_remark(said) or said
             said = letter_equals_words(said) or said  # `V = Voltage applied across ...`: a naming (symbolic_namings)
             said = drop_stray_word(said, checker.names) or said  # `g = gaining 9.8 m/s^2`: a stray word
+            said = drop_instant(said, checker.question) or said  # "uncharged at t = 0": an instant (session 15)
         words_lhs = _WORDS_EQUAL.match(said) if tag == "given" else None
         word_lhs = _WORD_EQUAL.match(said) if tag == "given" and not words_lhs else None
         if word_lhs and checker.description_word(word_lhs.group(1)):  # "wavelength = 272 Hz"

@@ -1510,6 +1510,15 @@ class _Checker:
         mine = stems(_strip_numbers(mp.normalize(label)))
         theirs = stems(self.gt.descriptions.get(alias, ""))
         apart = stems(self.gt.descriptions.get(meant, "")) - theirs if meant else set()
+        if apart & _PART_STEMS and not mine & _PART_STEMS:
+            # session 15: words without the direction that makes `meant` a part of a vector ("Initial velocity:
+            # 23.6 m/s" beside the initial vertical velocity component) name the whole quantity, not that part;
+            # unless a part of them, or of the line's remark, names a quantity of another kind ("Initial velocity
+            # (initial acceleration) = 28.7 m/s")
+            own = self.dims.get(alias)
+            said = _strip_numbers(mp.normalize(f"{label}; {self.label}")).lower()
+            nouns = [_kind_noun(part) for part in re.split(r"[(),;:]", said)]
+            return bool(mine & theirs) and own is not None and all(n is None or mp.same_dim(n[1], own) for n in nouns)
         return bool(mine & theirs) and not (mine & apart)
 
     def words_of_value(self, meant: str, alias: str | None, readings: Sequence[mp.Node], label: str) -> bool:
@@ -2465,6 +2474,11 @@ def _stems(text: str) -> set[str]:
 # words a small model uses for the same quantity (their 5-letter stems), read as one when matching meanings
 _STEM_SYNONYMS = {"veloc": "speed", "speed": "speed", "temp": "tempe", "lengt": "lengt", "dista": "lengt",
                   "volta": "poten", "masse": "mass"}  # voltage: a potential difference; "masses"
+
+
+# stems of the words that make a quantity one part of a vector (a general physics list: the direction of a
+# component, or "component" itself); words without any of them name the whole quantity (`words_fit_alias`)
+_PART_STEMS = frozenset({"verti", "horiz", "compo", "paral", "perpe", "norma", "tange", "radia", "axial"})
 
 
 # first words of a remark about a value rather than a description of the quantity

@@ -105,6 +105,17 @@ kin), one sentence each:
   the solution's (`m = 0.5 M R^2 (inertia)`), and a value-less naming of a letter the problem itself defines, in
   the problem's words (`I, the moment of inertia about the central axis`), restate the problem.
 
+Session 15 (early verdicts), from the early misses of rounds 12 to 16 seen together, one sentence each:
+
+- `drop_instant(text, question)`: an instant written after "at"/"when"/"until" inside a given's words ("capacitor
+  uncharged at t = 0", "(only X present at t = 0)") is a condition, not a value stated for its letter, when the
+  value is zero (the start) or the problem writes the same letter with the same number; the phrase is read as
+  "at that instant", and a clause after the value that holds nothing else ("..., capacitor uncharged at t = 0")
+  is left out as a restated starting condition (rounds 13, 14 and 16: three correct solutions blamed).
+- `states_problem_expression(text, question)`: a given line "expression = value" whose both sides the problem
+  writes together ("mu0/(4*pi) = 1e-7 T*m/A", also with the denominator's brackets left out, "mu0/4*pi") restates
+  the problem's constant and is read as right, not left unread (rounds 12 and 15).
+
 Only `physr3.quantity` is imported, so `symbolic_checks` and `symbolic` can both use these readers.
 """
 
@@ -117,7 +128,7 @@ from typing import Any
 from physr3 import quantity as mp
 from physr3.solution import ANCHORED_STEP_PATTERN, TAGS
 
-__all__ = ["drop_unit_echo", "indexed_names", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
+__all__ = ["drop_instant", "drop_unit_echo", "states_problem_expression", "indexed_names", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
            "symbol_value_remark", "unit_echo", "unit_read_letter"]
 
 
@@ -372,3 +383,51 @@ def own_given_name(lhs_text: str, values: Sequence[tuple], names: Mapping[str, s
     if m is None or not values or any(mp.variables(n) for n in values) or mp.canonical_name(m.group(1)) in names:
         return None
     return m.group(1)
+
+
+# "at t = 0", "when x = 2.5 m": a letter set to a number after a word that makes it an instant or a position
+_INSTANT = re.compile(r"\b(at|when|until|from)\s+([A-Za-zα-ωΑ-Ω]\w{0,3})\s*=\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+                      r"(?:\s*[A-Za-zμ][A-Za-z]{0,3}\b)?")
+
+# a clause (after a comma or semicolon, outside brackets) with no number and no "=" that holds such an instant
+_CONDITION_CLAUSE = re.compile(r"\s*[,;]\s+[^,;()=\d]*\b(?:at|when|until|from) that instant\b[^,;()=\d]*(?=[,;]|$)")
+
+
+def drop_instant(text: str, question: str) -> str | None:
+    """The given's text with each instant phrase ("at t = 0") read as "at that instant", or None when it has
+    none: the phrase says when the rest holds, so no check reads it as the letter's value (session 15). A zero
+    is the start in any problem; another number counts only where the problem writes the same letter with it
+    (so "at t = 5 s" stays a stated value where the problem never says so)."""
+
+    def keep(m: re.Match) -> bool:
+        number = float(m.group(3))
+        if number == 0:
+            return True
+        said = re.finditer(rf"(?<![\w.]){re.escape(m.group(2))}\s*=\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)",
+                           question)
+        return any(abs(float(q.group(1)) - number) <= 1e-9 * max(1.0, abs(number)) for q in said)
+
+    out = _INSTANT.sub(lambda m: f"{m.group(1)} that instant" if keep(m) else m.group(0), text)
+    # a clause after the value that says nothing but a condition at that instant ("..., capacitor uncharged at
+    # t = 0") restates the problem's starting state: left out, so it is not read as the value's meaning
+    out = _CONDITION_CLAUSE.sub("", out)
+    return out if out != text else None
+
+
+def states_problem_expression(text: str, question: str) -> bool:
+    """Whether a given line is "expression = value" (an operator on the left, one "=") written as the problem writes
+    it, spacing and brackets aside: "mu0/4*pi = 1e-7 T*m/A" for "Taking mu0/(4*pi) = 1e-7 T*m/A" (session 15). The
+    brackets are dropped on both sides, so a small model's "mu0/4*pi" reads as the problem's "mu0/(4*pi)", while
+    another factor ("mu0/2*pi") or another value stays unread."""
+    line = text.strip().rstrip(" .,;")
+    if line.count("=") != 1:
+        return False
+    lhs, rhs = line.split("=")
+    if not re.search(r"[A-Za-zα-ωΑ-Ω]", lhs) or not re.search(r"[/*]", lhs) or not re.search(r"\d", rhs):
+        return False
+
+    def flat(t: str) -> str:
+        return re.sub(r"[\s()]", "", mp.normalize(t))
+
+    said = flat(line)
+    return len(said) >= 8 and said in flat(question)
