@@ -82,6 +82,8 @@ def test_the_gravitational_acceleration_given_another_owner_is_mc(
     ("pendulum_in_lift_period", LIFT + ["g = 9.8 m/s^2 (acceleration due to gravity)"]),
     ("pendulum_in_lift_period", LIFT + ["The acceleration of free fall is g = 9.8 m/s^2"]),
     ("spring_friction_compression", BLOCK + ["g = 9.8 m/s^2 (acceleration)"]),  # vague, not false
+    # a projectile's acceleration is g: a body's acceleration is wrong only where the problem gives another one
+    ("projectile_range", ["v0 = 43.1 m/s", "theta = 55 deg", "g = 9.8 m/s^2 (the acceleration of the ball)"]),
 ])
 def test_the_gravitational_acceleration_by_its_own_name_passes(
         strict: SymbolicVerifier, family: str, givens: list[str]) -> None:

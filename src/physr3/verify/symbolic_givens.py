@@ -485,9 +485,10 @@ class GivenStatements:
     def gravity_owner(self, text: str) -> Finding | None:
         """`g = 9.8 m/s^2 (the acceleration of the pendulum)`, "The acceleration of the pendulum (G) is g, which is 9.8
         m/s^2", `g = 9.8 m/s^2 (constant acceleration due to the initial force)` (session 15, rounds 12 to 16): the
-        value of the record's gravitational acceleration, the only given of its value and kind, called "the
-        acceleration of" an object or "due to" a cause, with no word of gravity in the line, gives it another owner
-        (the body's own acceleration is what the problem solves for, or another given), MC."""
+        value of the record's gravitational acceleration, the only given of its value and kind, called "due to" a
+        cause, or "the acceleration of" a body where the problem gives another acceleration (a lift's: the body's is
+        then not g), with no word of gravity in the line, gives it another owner, MC. A projectile's "acceleration
+        of the stone" is g (round 6's r6-056 accepts it), so a body's acceleration alone is no error."""
         plain = _TAGS.sub(" ", text)
         values = _unit_values(plain)
         if len(values) != 1 or _GRAVITY_WORDS.search(plain) or not _OWNED_ACCELERATION.search(plain):
@@ -498,6 +499,9 @@ class GivenStatements:
         if len(own) != 1 or not _GRAVITY_WORDS.search(self.gt.descriptions.get(own[0], "")):
             return None
         said = _OWNED_ACCELERATION.search(plain).group(0)
+        if not re.search(r"due\s+to", said, re.IGNORECASE) and not any(
+                g != own[0] and _same_kind(dim, self.gt.dims.get(g)) for g in self.gt.givens):
+            return None  # "the acceleration of the stone" in free fall is g: only another given acceleration says not
         return Finding(0, "fail", "MC", f"calls {self.gt.descriptions.get(own[0])} ({own[0]}) \"{said}\": the value "
                        "is given another owner.", info={"check": "given_words", "symbol": own[0]})
 
