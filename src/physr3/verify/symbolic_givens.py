@@ -802,9 +802,14 @@ _OWNED_ACCELERATION = re.compile(r"\bacceleration\s+(?:of|due\s+to)\s+(?:the\s+|
 
 def _stated_values(text: str) -> list[tuple[float, mp.Dim]]:
     """The values a given line states: those outside its brackets when it has any ("R = 2.8 kBq [activity 44 h
-    later]" states 2.8 kBq, not 44 h), else those inside ("F = mass (5.9 kg)")."""
+    later]" states 2.8 kBq, not 44 h), else those inside ("F = mass (5.9 kg)"); none for a prose line of several
+    values without "=" (a summary of the problem, which the lettered givens may follow; `prose_repeat` judges its
+    values stated again in prose)."""
     outside = _unit_values(_BRACKETED.sub(" ", text))
-    return outside or _unit_values(text)
+    values = outside or _unit_values(text)
+    if len(values) > 1 and "=" not in text:
+        return []  # "The mass is 1.0 kg, the length 1.2 m, ...": a prose summary the lettered givens may follow
+    return values
 
 
 # a bracketed remark, () or []
