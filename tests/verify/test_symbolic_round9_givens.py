@@ -84,11 +84,13 @@ def test_a_value_restated_with_words_dropped_is_a_repeat(strict: SymbolicVerifie
     assert blamed_with_givens(strict, "spring_mass_max_speed", givens) == (3, "MC", "given_repeat")
 
 
-@pytest.mark.parametrize("again", ["amplitude: 15.3 cm", "d = 15.3 cm"])
+@pytest.mark.parametrize("again", ["amplitude: 15.3 cm"])
 def test_a_value_restated_with_other_words_or_a_letter_is_not_this_repeat(strict: SymbolicVerifier,
                                                                           again: str) -> None:
-    # other words are another claim about the value (judged by the word checks); a letter introduced for a value
-    # stated in words is the solution naming it, which the older labels accept
+    # other words are another claim about the value (judged by the word checks). A letter introduced for a value
+    # stated in words ("d = 15.3 cm") was accepted here until session 15; the settled rubric counts the same value
+    # under another letter as a repeat, and session 15's `restated` does (tests/verify/test_symbolic_round16_late.py;
+    # no labelled item on the tuning sets got worse)
     givens = ["m = 1.4 kg (mass of the block)", "static extension of the spring: 15.3 cm", again] + SPRING[2:]
     step, _kind, check = blamed_with_givens(strict, "spring_mass_max_speed", givens)
     assert check != "given_repeat" or step != 3, (step, check)

@@ -215,6 +215,7 @@ class GivenStatements:
         self.unit_remarks: set[str] = set()  # "(K)" written after a value of its own unit's kind (`foresee`)
         self.prose_values: list[list[tuple[float, mp.Dim]]] = []  # the values of each passing prose given line
         self.lines: list[tuple[set[str], list[tuple[float, mp.Dim | None]]]] = []  # words and values of each passing line
+        self.unit_lines: list[list[tuple[float, mp.Dim]]] = []  # the values with a unit of each passing line (`restated`)
         self.options = [o for o in map(read_statement, map(str, options or ())) if o is not None and o.dim is not None]
         self.symbols = set(gt.units) | set(gt.names)
         # a constant ("Taking c = 3e8 m/s"), or a given written with its letter and its own value ("a resistor R1 =
@@ -251,18 +252,21 @@ class GivenStatements:
             return self.last
         if s is None:
             self.last = self.target_listed(text) or self.meaning(text) or self.clauses(text, i) or \
-                self.prose_repeat(text) or self.echo(text)
+                self.prose_repeat(text) or self.echo(text) or self.restated(text) or self.gravity_owner(text)
             if self.last is None:
                 self.prose_values.append(_values(text))
                 self.lines.append(_worded_values(text))
+                self.unit_lines.append(_stated_values(text))
             return self.last
         finding = self.defined_letter(s) or self.other_instant(s) or self.other_given(s) or self.counted_other(s) or \
             self.two_values(s) or self.expression_symbol(s) or self.repeat(s) or self.relabelled(s) or self.option_value(s) or \
-            self.invented_one(s) or self.echo(text) or self.meaning(text) or self.remark_kind(text)
+            self.invented_one(s) or self.echo(text) or self.meaning(text) or self.remark_kind(text) or self.restated(text) or \
+            self.gravity_owner(text)
         self.last = finding
         if finding is None:
             self.seen.append((i, s))
             self.lines.append(_worded_values(text))
+            self.unit_lines.append(_stated_values(text))
         return finding
 
     def invented_one(self, s: Statement) -> Finding | None:
@@ -461,6 +465,55 @@ class GivenStatements:
             return None
         return Finding(0, "fail", "MC", f"states {_TAGS.sub(' ', text).strip()[:40]} again, with words of an earlier "
                        "given line dropped: the givens are repeated, not used.", info={"check": "given_repeat"})
+
+    def restated(self, text: str) -> Finding | None:
+        """`L = 62.3 cm` after a bare `62.3 cm`, `m = initial block mass (5.9 kg)` after `F = mass (5.9 kg)`, `T2: T2 =
+        1.6 cm` after `T1: T1 = 1.6 cm`, `θ = 30 deg` after a line of several values that gave it (session 15, rounds
+        12 to 15): a given line of one value with a unit, stated by earlier given lines (in any layout) as often as
+        the problem has quantities of that value, states it again: the first repeat (RUBRIC.md, repeated step), MC.
+        `repeat`, `relabelled` and `echo` read the layouts where both lines are alike; this one reads the rest."""
+        values = _stated_values(text)
+        if len(values) != 1 or _RELATION.search(_TAGS.sub(" ", text)):
+            return None  # `n2c = n2/m1 (... 8.59 MeV)`: a relation, whose remark's value is not what it states
+        si, dim = values[0]
+        before = sum(1 for line in self.unit_lines if any(_close(v, si, 1e-6) and mp.same_dim(d, dim) for v, d in line))
+        if not before or before < self._value_count(si, dim, text):
+            return None
+        return Finding(0, "fail", "MC", f"states {_TAGS.sub(' ', text).strip()[:40]} again, a value an earlier given "
+                       "line already stated: the givens are repeated, not used.", info={"check": "given_repeat"})
+
+    def gravity_owner(self, text: str) -> Finding | None:
+        """`g = 9.8 m/s^2 (the acceleration of the pendulum)`, "The acceleration of the pendulum (G) is g, which is 9.8
+        m/s^2", `g = 9.8 m/s^2 (constant acceleration due to the initial force)` (session 15, rounds 12 to 16): the
+        value of the record's gravitational acceleration, the only given of its value and kind, called "due to" a
+        cause, or "the acceleration of" a body where the problem gives another acceleration (a lift's: the body's is
+        then not g), with no word of gravity in the line, gives it another owner, MC. A projectile's "acceleration
+        of the stone" is g (round 6's r6-056 accepts it), so a body's acceleration alone is no error."""
+        plain = _TAGS.sub(" ", text)
+        values = _unit_values(plain)
+        if len(values) != 1 or _GRAVITY_WORDS.search(plain) or not _OWNED_ACCELERATION.search(plain):
+            return None
+        si, dim = values[0]
+        own = [g for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), si, 0.005)
+               and _same_kind(dim, self.gt.dims.get(g))]
+        if len(own) != 1 or not _GRAVITY_WORDS.search(self.gt.descriptions.get(own[0], "")):
+            return None
+        said = _OWNED_ACCELERATION.search(plain).group(0)
+        if not re.search(r"due\s+to", said, re.IGNORECASE) and not any(
+                g != own[0] and _same_kind(dim, self.gt.dims.get(g)) for g in self.gt.givens):
+            return None  # "the acceleration of the stone" in free fall is g: only another given acceleration says not
+        return Finding(0, "fail", "MC", f"calls {self.gt.descriptions.get(own[0])} ({own[0]}) \"{said}\": the value "
+                       "is given another owner.", info={"check": "given_words", "symbol": own[0]})
+
+    def _value_count(self, si: float, dim: mp.Dim, text: str) -> int:
+        """How many quantities a value with a unit may stand for: the record's givens of its kind with that
+        value or the times the problem writes the number as `text` writes it ("+16 nC ... 16 cm from A": two),
+        whichever is more (at least one)."""
+        record = sum(1 for g in self.gt.givens if _close(self.gt.instances[0].get(g, float("nan")), si, 1e-6)
+                     and _same_kind(dim, self.gt.dims.get(g)))
+        m = _VALUE_UNIT.search(_TAGS.sub(" ", text))
+        written = float(m.group("num")) if m and _is_float(m.group("num")) else float("nan")
+        return max(1, record, sum(1 for x in self.question_numbers if _close(x, written, 1e-9)))
 
     def option_value(self, s: Statement) -> Finding | None:
         """`V = 617 K` where an answer option is 617 K: an option's value, no value of the record (given or
@@ -738,6 +791,45 @@ def _worded_values(text: str) -> tuple[set[str], list[tuple[float, mp.Dim | None
             values.append((si, dim))
     words = {w.lower() for w in re.findall(r"[A-Za-zα-ωΑ-Ωλμ]\w*", _VALUE_UNIT.sub(" ", line))}
     return words, values
+
+
+# words that name gravity (a general physics list, not the items'): a line with one of them calls g by its owner
+_GRAVITY_WORDS = re.compile(r"gravit|free[ -]?fall|\bfalling freely\b|\bearth\b|\bweight\b", re.IGNORECASE)
+# "acceleration of the pendulum", "acceleration due to the initial force": an acceleration given an owner or a cause
+_OWNED_ACCELERATION = re.compile(r"\bacceleration\s+(?:of|due\s+to)\s+(?:the\s+|a\s+|an\s+)?[A-Za-z][\w-]*(?:\s+force)?",
+                                 re.IGNORECASE)
+
+
+def _stated_values(text: str) -> list[tuple[float, mp.Dim]]:
+    """The values a given line states: those outside its brackets when it has any ("R = 2.8 kBq [activity 44 h
+    later]" states 2.8 kBq, not 44 h), else those inside ("F = mass (5.9 kg)"); none for a prose line of several
+    values without "=" (a summary of the problem, which the lettered givens may follow; `prose_repeat` judges its
+    values stated again in prose)."""
+    outside = _unit_values(_BRACKETED.sub(" ", text))
+    values = outside or _unit_values(text)
+    if len(values) > 1 and "=" not in text:
+        return []  # "The mass is 1.0 kg, the length 1.2 m, ...": a prose summary the lettered givens may follow
+    return values
+
+
+# a bracketed remark, () or []
+_BRACKETED = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+# `= n2/m1`, `= v0 sin(θ)`: a letter and an operator after "=", a relation rather than a stated value
+_RELATION = re.compile(r"=\s*[A-Za-zα-ωΑ-Ω]\w*\s*[*/+^-]\s*[\w(]")
+
+
+def _unit_values(text: str) -> list[tuple[float, mp.Dim]]:
+    """The distinct values of a given line written with a unit pint reads (SI, dimension), for
+    `GivenStatements.restated`: a bare number or a counting word ("46 protons") is left out."""
+    out: list[tuple[float, mp.Dim]] = []
+    for m in _VALUE_UNIT.finditer(_TAGS.sub(" ", text)):
+        unit, factor, dim = _unit_info(m.group("unit").replace(" ", ""))
+        if not unit or dim is None or not _is_float(m.group("num")):
+            continue
+        si = float(m.group("num")) * factor
+        if si != 0 and not any(_close(si, v, 1e-9) and mp.same_dim(dim, d) for v, d in out):
+            out.append((si, dim))
+    return out
 
 
 def _is_angle_unit(unit: str) -> bool:
