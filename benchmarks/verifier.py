@@ -36,14 +36,15 @@ its first step and type). Printed, all from this one run:
 - the confusion matrix of types, accuracy per injection operator, and the verifier's speed.
 Targets set when the verifier was built: step >= 95%, type >= 90%, ground truth passed >= 99%.
 
-The real set (`--real`, default `benchmarks/data/real_solutions/round13_test.jsonl`, the newest round: 136 real
+The real set (`--real`, default `benchmarks/data/real_solutions/round18_test.jsonl`, the newest round: 134 real
 solutions of a demo run's refine-trained and Stage 1 models, both at temperature 0.7, on new problems of 76
 families, plus 16 reworded ground truths, labelled by two independent teams (the second team's labels under
-`second_team`, scored with `--labels second_team`); it had its one held-out measurement in session 14, after the
+`second_team`, scored with `--labels second_team`); it had its one held-out measurement in session 15, after the
 last verifier change). `correct_reworded.jsonl` holds 40 more correct solutions (reworded ground truths, all
 labelled "none" by two blind annotators): the false-alarm check.
 `dev.jsonl`, `test.jsonl`, `level1_test.jsonl` and `round3_test.jsonl` to `round11_test.jsonl` are tuning data
-(each had its one held-out measurement), and so are rounds 12 and 13 (the two held-out measurements of session 14)
+(each had its one held-out measurement), and so are rounds 12 to 16 (held out in sessions 14 and 15) and rounds 17
+and 18 (the held-out measurement of session 15's rules)
 once their misses are read: pass one of
 them while changing the verifier, or `--real ""` for the injected set only; a verifier change needs a new
 labelled round to be measured honestly (skipped with a message when the file is absent):
@@ -80,7 +81,7 @@ from pathlib import Path
 from physr3.config import VerifierConfig
 from physr3.errors import UserError
 
-DEFAULT_REAL = "benchmarks/data/real_solutions/round13_test.jsonl"
+DEFAULT_REAL = "benchmarks/data/real_solutions/round18_test.jsonl"
 TESTS_DIR = Path(__file__).resolve().parents[1] / "tests"  # the paraphraser is a test double: tests/support
 
 

@@ -149,9 +149,11 @@ def test_a_second_team_is_added_to_a_finished_set_and_scored(tmp_path, capsys) -
     ("round14", 151, 150, {"demo-ours-T0.7": 69, "demo-sft-T0.7": 66, "ground-truth-reworded": 16}),
     ("round15", 157, 157, {"demo-ours-T0.7": 73, "demo-sft-T0.7": 68, "ground-truth-reworded": 16}),
     ("round16", 157, 152, {"demo-ours-T0.7": 71, "demo-sft-T0.7": 70, "ground-truth-reworded": 16}),
+    ("round17", 155, 152, {"demo-ours-T0.7": 70, "demo-sft-T0.7": 69, "ground-truth-reworded": 16}),
+    ("round18", 150, 148, {"demo-ours-T0.7": 69, "demo-sft-T0.7": 65, "ground-truth-reworded": 16}),
 ])
 def test_a_two_team_round_keeps_both_teams_labels(name, n, agreed, sources) -> None:
-    """Rounds 7 to 16 were labelled by two independent teams; the second team's labels stay in the set
+    """Rounds 7 to 18 were labelled by two independent teams; the second team's labels stay in the set
     (second_team), the teams' first-error agreement the data folder's README reports is what the file holds, and
     the sources are the ones it lists."""
     rows = tool.read(SETS / f"{name}_test.jsonl")
