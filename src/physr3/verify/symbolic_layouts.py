@@ -128,8 +128,8 @@ from typing import Any
 from physr3 import quantity as mp
 from physr3.solution import ANCHORED_STEP_PATTERN, TAGS
 
-__all__ = ["drop_instant", "drop_unit_echo", "states_problem_expression", "indexed_names", "own_constant", "restates_problem", "self_plus_term", "stray_openings",
-           "symbol_value_remark", "unit_echo", "unit_read_letter"]
+__all__ = ["drop_instant", "drop_unit_echo", "indexed_names", "own_constant", "restates_problem", "self_plus_term",
+           "states_problem_expression", "stray_openings", "symbol_value_remark", "unit_echo", "unit_read_letter"]
 
 
 def unit_echo(value: str, remark: str) -> bool:
