@@ -97,7 +97,7 @@ class Item:
 
     def examples(self):
         """(features, wrong) per given/find step up to the labelled one (features on the frozen verdict)."""
-        from physr3.verify.symbolic_arbiter import SECTIONS, step_features
+        from physr3.verify.symbolic_arbiter import SECTIONS
 
         out = []
         if self.reader is None:
@@ -107,7 +107,8 @@ class Item:
                 continue
             if self.label_step and step.position > self.label_step:
                 break
-            out.append((step_features(self.reader, self.steps, i, self.first), int(step.position == self.label_step)))
+            # memoised: every fold of the cross-validation fits on the same steps of this item
+            out.append((self.features(self.reader, self.steps, i, self.first), int(step.position == self.label_step)))
         return out
 
 
